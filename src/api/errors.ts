@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidUrnError,
+  NotFoundError,
+  PreconditionError,
+  UnauthorizedError,
+  ValidationError,
+} from '../errors.js';
+
+export interface ErrorBody {
+  error: string;
+  message?: string;
+  requestId?: string;
+}
+
+/** The one place where errors become HTTP statuses and JSON bodies. */
+export function toHttpError(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+  if (error instanceof DomainError) {
+    if (error instanceof InvalidUrnError) return { status: 400, body: { error: error.message } };
+    if (error instanceof ValidationError) return { status: 400, body: { error: 'Validation Error', message: error.message } };
+    if (error instanceof NotFoundError) {
+      return { status: 404, body: { error: 'Not Found', message: error.message }, headers: { 'not-found-reason': error.reason } };
+    }
+    if (error instanceof ConflictError) return { status: 409, body: { error: 'Conflict', message: error.message } };
+    if (error instanceof PreconditionError) {
+      return { status: 412, body: { error: 'Precondition Error', message: error.message } };
+    }
+    if (error instanceof UnauthorizedError) {
+      return { status: 401, body: { error: 'Unauthorized', message: error.message }, headers: { 'www-authenticate': 'Bearer' } };
+    }
+    if (error instanceof ForbiddenError) return { status: 403, body: { error: 'Forbidden', message: error.message } };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.validation) {
+    return { status: 400, body: { error: 'Validation Error', message: fastifyError.message } };
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status, body: { error: STATUS_NAMES[status] ?? 'Bad Request', message: fastifyError.message } };
+  }
+  return { status: 500, body: { error: 'Internal server error occurred' } };
+}
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+};
+
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body, headers } = toHttpError(error);
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      body.requestId = String(request.id);
+    }
+    if (headers) reply.headers(headers);
+    return reply.status(status).send(body);
+  });
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    return reply.status(404).send({ error: `No endpoint ${request.method} ${request.url}.` });
+  });
+}

@@ -1,0 +1,221 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { parsePatchDocument } from '../../ingest/patch.js';
+import type { ClientSystemMetadata, Proposal, WriteContext } from '../../ingest/proposal.js';
+import type { EntitySpec } from '../../registry/registry.js';
+import type { Services } from '../../services.js';
+import { parseUrn } from '../../urn/urn.js';
+import { aspectList, decodeScrollId, encodeScrollId, pageSize } from '../params.js';
+import { aspectJson, changesJson, entityJson } from './shapes.js';
+import * as s from './schemas.js';
+
+interface TypeParams {
+  type: string;
+}
+interface EntityParams extends TypeParams {
+  urn: string;
+}
+interface AspectParams extends EntityParams {
+  aspect: string;
+}
+
+/** OpenAPI v2 entity API: HTTP in, proposals or reads out. No logic beyond translation. */
+export function entityRoutesV2(app: FastifyInstance, services: Services): void {
+  const { reader, ingest, registry } = services;
+  const prefix = '/openapi/v2/entity';
+
+  const entityType = (name: string): EntitySpec => {
+    const spec = registry.entityType(name);
+    if (!spec) throw new ValidationError(`Unknown entity type ${name}`);
+    return spec;
+  };
+  /** Writes name their entity type twice (path and URN); they must agree. */
+  const checkWriteUrn = (type: string, urn: string): void => {
+    const spec = entityType(type);
+    if (registry.entityOf(parseUrn(urn)) !== spec) {
+      throw new ValidationError(`The URN ${urn} is not of entity type ${spec.name}`);
+    }
+  };
+
+  app.get<{ Params: TypeParams; Querystring: s.ListQuery }>(`${prefix}/:type`, { schema: s.list }, async (req) => {
+    const spec = entityType(req.params.type);
+    const q = req.query;
+    if (q.query !== undefined && q.query.trim() !== '*' && q.query.trim() !== '') {
+      throw new ValidationError('Only query=* is supported on this endpoint');
+    }
+    const count = pageSize(q.count);
+    const page = await reader.listEntities(spec, count, decodeScrollId(q.scrollId), aspectList(q.aspects, q.aspectNames));
+    return {
+      ...(page.last ? { scrollId: encodeScrollId(page.last) } : {}),
+      results: page.entities.map((e) => entityJson(e, q.systemMetadata ?? false)),
+    };
+  });
+
+  app.post<{ Params: TypeParams; Querystring: s.BatchQuery; Body: unknown }>(
+    `${prefix}/:type`,
+    { schema: s.batch },
+    async (req, reply) => {
+      const proposals = batchProposals(req.body, (urn) => checkWriteUrn(req.params.type, urn));
+      const changes = await ingest.ingest(proposals, writeContext(req));
+      if (req.query.async ?? true) {
+        return reply.status(202).send([...new Set(proposals.map((p) => p.urn))].map((urn) => ({ urn })));
+      }
+      return changesJson(changes, req.query.systemMetadata ?? false);
+    },
+  );
+
+  app.get<{ Params: EntityParams; Querystring: s.EntityQuery }>(`${prefix}/:type/:urn`, { schema: s.getEntity }, async (req) => {
+    const entity = await reader.getEntity(req.params.urn, aspectList(req.query.aspects, req.query.aspectNames));
+    if (!entity) throw new NotFoundError(`Entity ${req.params.urn} not found`);
+    return entityJson(entity, req.query.systemMetadata ?? false);
+  });
+
+  app.head<{ Params: EntityParams }>(`${prefix}/:type/:urn`, { schema: s.headEntity }, async (req, reply) => {
+    const { urn, entity } = reader.entityOf(req.params.urn);
+    return reply.status((await reader.exists(urn.text, entity)) ? 204 : 404).send();
+  });
+
+  app.delete<{ Params: EntityParams; Querystring: s.DeleteQuery }>(
+    `${prefix}/:type/:urn`,
+    { schema: s.deleteEntity },
+    async (req, reply) => {
+      const { urn, entity } = reader.entityOf(req.params.urn);
+      const names = aspectList(req.query.aspects);
+      let aspects: string[];
+      if (req.query.clear) {
+        const stored = await reader.getEntity(urn.text);
+        aspects = [...(stored?.aspects.keys() ?? [])].filter((a) => a !== entity.keyAspect.name);
+      } else {
+        aspects = names ?? [entity.keyAspect.name];
+      }
+      const proposals = aspects.map((aspect): Proposal => ({ urn: urn.text, aspect, changeType: 'DELETE' }));
+      await ingest.ingest(proposals, writeContext(req));
+      return reply.status(200).send();
+    },
+  );
+
+  app.get<{ Params: AspectParams; Querystring: s.AspectQuery }>(
+    `${prefix}/:type/:urn/:aspect`,
+    { schema: s.getAspect },
+    async (req) => {
+      const version = req.query.version ?? 0;
+      const aspect = await reader.getAspect(req.params.urn, req.params.aspect, version);
+      if (!aspect) {
+        throw new NotFoundError(`Aspect ${req.params.aspect} of ${req.params.urn} not found${version ? ` at version ${version}` : ''}`);
+      }
+      return aspectJson(aspect, req.query.systemMetadata ?? false);
+    },
+  );
+
+  app.head<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.headAspect }, async (req, reply) => {
+    const { entity } = reader.entityOf(req.params.urn);
+    if (!registry.aspectOf(entity, req.params.aspect)) return reply.status(404).send();
+    return reply.status((await reader.getAspect(req.params.urn, req.params.aspect)) ? 204 : 404).send();
+  });
+
+  app.post<{ Params: AspectParams; Querystring: s.WriteAspectQuery; Body: unknown }>(
+    `${prefix}/:type/:urn/:aspect`,
+    { schema: s.postAspect },
+    async (req, reply) => {
+      checkWriteUrn(req.params.type, req.params.urn);
+      const q = req.query;
+      const proposal: Proposal = {
+        urn: req.params.urn,
+        aspect: req.params.aspect,
+        changeType: q.createEntityIfNotExists ? 'CREATE_ENTITY' : q.createIfNotExists ? 'CREATE' : 'UPSERT',
+        value: req.body,
+        ifVersionMatch: header(req, 'if-version-match'),
+      };
+      const changes = await ingest.ingest([proposal], writeContext(req));
+      return reply.status(q.async ? 202 : 200).send(changesJson(changes, q.systemMetadata ?? false)[0]);
+    },
+  );
+
+  app.patch<{ Params: AspectParams; Querystring: s.PatchAspectQuery; Body: unknown }>(
+    `${prefix}/:type/:urn/:aspect`,
+    { schema: s.patchAspect },
+    async (req) => {
+      checkWriteUrn(req.params.type, req.params.urn);
+      const proposal: Proposal = {
+        urn: req.params.urn,
+        aspect: req.params.aspect,
+        changeType: 'PATCH',
+        patch: parsePatchDocument(req.body),
+        ifVersionMatch: header(req, 'if-version-match'),
+      };
+      const changes = await ingest.ingest([proposal], writeContext(req));
+      return changesJson(changes, req.query.systemMetadata ?? false)[0];
+    },
+  );
+
+  app.delete<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.deleteAspect }, async (req, reply) => {
+    await ingest.ingest([{ urn: req.params.urn, aspect: req.params.aspect, changeType: 'DELETE' }], writeContext(req));
+    return reply.status(200).send();
+  });
+}
+
+/** The acting principal; authentication (a later layer) will set it from the token. */
+export function writeContext(_req: FastifyRequest): WriteContext {
+  return { actor: 'urn:li:corpuser:datahub', source: 'OPENAPI' };
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `[{urn, aspects:{name:{value, systemMetadata?, headers?}}}]` → proposals, checking the shape. */
+function batchProposals(body: unknown, checkUrn: (urn: string) => void): Proposal[] {
+  if (!Array.isArray(body)) throw new ValidationError('The body must be a JSON array of entities');
+  const proposals: Proposal[] = [];
+  body.forEach((item: unknown, i) => {
+    if (!isObject(item)) throw new ValidationError(`[${i}] must be an object with \`urn\` and \`aspects\``);
+    if (typeof item.urn !== 'string') throw new ValidationError(`[${i}]: missing \`urn\` field`);
+    if (!isObject(item.aspects)) throw new ValidationError(`[${i}]: missing \`aspects\` field`);
+    const urn = item.urn;
+    parseUrn(urn);
+    checkUrn(urn);
+    for (const [aspect, wrapper] of Object.entries(item.aspects)) {
+      if (!isObject(wrapper) || !('value' in wrapper)) {
+        throw new ValidationError(`[${i}].aspects.${aspect}: expected {"value": …}`);
+      }
+      const headers = isObject(wrapper.headers) ? wrapper.headers : {};
+      const ifVersionMatch = headers['If-Version-Match'] ?? headers['if-version-match'];
+      proposals.push({
+        urn,
+        aspect,
+        changeType: 'UPSERT',
+        value: wrapper.value,
+        systemMetadata: clientSystemMetadata(wrapper.systemMetadata, `[${i}].aspects.${aspect}.systemMetadata`),
+        ifVersionMatch: ifVersionMatch === undefined ? undefined : String(ifVersionMatch),
+      });
+    }
+  });
+  return proposals;
+}
+
+function clientSystemMetadata(raw: unknown, where: string): ClientSystemMetadata | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isObject(raw)) throw new ValidationError(`${where} must be an object`);
+  const sm: ClientSystemMetadata = {};
+  if (raw.runId !== undefined) {
+    if (typeof raw.runId !== 'string') throw new ValidationError(`${where}.runId must be a string`);
+    sm.runId = raw.runId;
+  }
+  if (raw.lastObserved !== undefined) {
+    if (!Number.isInteger(raw.lastObserved)) throw new ValidationError(`${where}.lastObserved must be an integer`);
+    sm.lastObserved = raw.lastObserved as number;
+  }
+  if (raw.properties !== undefined) {
+    const props = raw.properties;
+    if (!isObject(props) || !Object.values(props).every((v) => typeof v === 'string')) {
+      throw new ValidationError(`${where}.properties must map strings to strings`);
+    }
+    sm.properties = props as Record<string, string>;
+  }
+  return sm;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,56 @@
+import { Ajv } from 'ajv';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerErrorHandlers } from './api/errors.js';
+import { registerOpenApi } from './api/openapi.js';
+import { statusRoutes } from './api/status.js';
+import { entityRoutesV2 } from './api/v2/entity.js';
+import type { Config } from './config.js';
+import { bootstrap } from './ingest/bootstrap.js';
+import { Ingest } from './ingest/ingest.js';
+import { Reader } from './read/read.js';
+import { Registry } from './registry/registry.js';
+import type { Services } from './services.js';
+import { SqliteStore } from './store/sqlite.js';
+import type { Store } from './store/store.js';
+
+export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> & {
+  /** Use this store instead of opening SQLite in dataDir. */
+  store?: Store;
+};
+
+/** The composition root: store, registry, services, HTTP server. */
+export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+  const registry = Registry.load();
+  const store = options.store ?? new SqliteStore(options.dataDir);
+  const reader = new Reader(store, registry);
+  const ingest = new Ingest(store, registry);
+  const services: Services = { registry, store, reader, ingest };
+  await bootstrap(registry, reader, ingest);
+
+  const app = Fastify({
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    bodyLimit: options.bodyLimit,
+    exposeHeadRoutes: false,
+    // URNs travel as single path segments and easily exceed the default 100 characters.
+    routerOptions: { maxParamLength: 8192 },
+  });
+  app.addHook('onClose', async () => store.close());
+  configureParsing(app);
+  registerErrorHandlers(app);
+  await registerOpenApi(app);
+  statusRoutes(app);
+  entityRoutesV2(app, services);
+  await app.ready();
+  return { app, services };
+}
+
+/**
+ * JSON in, JSON Patch in, nothing else (415). Route schemas coerce query strings and headers;
+ * bodies are left to the write path, which validates them against the registry.
+ */
+function configureParsing(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? () => true : ajv.compile(schema)));
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+
+/** The one typed, validated configuration object, from flags and environment variables. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Every option: flag name, environment variable, default, and how to read it. */
+const OPTIONS = {
+  port: { env: 'URNBASE_PORT', default: '8080', parse: parsePort },
+  host: { env: 'URNBASE_HOST', default: '127.0.0.1', parse: parseHost },
+  'data-dir': { env: 'URNBASE_DATA_DIR', default: './data', parse: parseNonEmpty },
+  'log-level': { env: 'URNBASE_LOG_LEVEL', default: 'info', parse: parseLogLevel },
+  'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+export const OPTION_HELP: ReadonlyArray<{ flag: string; env: string; default: string }> = Object.entries(OPTIONS).map(
+  ([name, o]) => ({ flag: `--${name}`, env: o.env, default: o.default }),
+);
+
+/** Flags win over environment variables, which win over defaults. Throws ConfigError (one line). */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Config {
+  let values: Record<string, string | undefined>;
+  try {
+    const options = Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' as const }]));
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string>;
+  } catch (error) {
+    throw new ConfigError((error as Error).message.split('\n')[0]);
+  }
+  const read = <N extends OptionName>(name: N): ReturnType<(typeof OPTIONS)[N]['parse']> => {
+    const option = OPTIONS[name];
+    const raw = values[name] ?? env[option.env] ?? option.default;
+    const source = values[name] !== undefined ? `--${name}` : env[option.env] !== undefined ? option.env : `--${name}`;
+    try {
+      return option.parse(raw) as ReturnType<(typeof OPTIONS)[N]['parse']>;
+    } catch (error) {
+      throw new ConfigError(`Invalid ${source} ${JSON.stringify(raw)}: ${(error as Error).message}`);
+    }
+  };
+  return {
+    port: read('port'),
+    host: read('host'),
+    dataDir: read('data-dir'),
+    logLevel: read('log-level'),
+    bodyLimit: read('body-limit'),
+  };
+}
+
+function parsePort(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new Error('expected a port number from 0 to 65535');
+  return Number(raw);
+}
+
+function parseHost(raw: string): string {
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw)) throw new Error('expected a host name or IP address');
+  return raw;
+}
+
+function parseNonEmpty(raw: string): string {
+  if (raw.trim() === '') throw new Error('must not be empty');
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function parseLogLevel(raw: string): Config['logLevel'] {
+  const level = LOG_LEVELS.find((l) => l === raw);
+  if (!level) throw new Error(`expected one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
+
+const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+function parseSize(raw: string): number {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = match ? UNITS[match[2].toLowerCase()] : undefined;
+  if (!match || unit === undefined || Number(match[1]) === 0) throw new Error('expected a size such as 1048576, 512kb or 16mb');
+  return Number(match[1]) * unit;
+}

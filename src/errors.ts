@@ -1,0 +1,45 @@
+/**
+ * Typed domain errors. The core throws them; api/errors.ts maps them to HTTP status and body in
+ * one place. Nothing here knows about HTTP.
+ */
+export class DomainError extends Error {
+  override name = 'DomainError';
+}
+
+/** Bad input: a value breaks a schema or a rule. */
+export class ValidationError extends DomainError {
+  override name = 'ValidationError';
+}
+
+/** A URN that does not parse, names an unknown entity type, or carries an invalid key. */
+export class InvalidUrnError extends DomainError {
+  override name = 'InvalidUrnError';
+  constructor(readonly urn: string, readonly reason?: string) {
+    super(`Invalid urn!: ${urn}`);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  override name = 'NotFoundError';
+  constructor(message: string, readonly reason: 'ENTITY' | 'ASPECT' | 'VERSION' = 'ENTITY') {
+    super(message);
+  }
+}
+
+/** A conditional write (If-Version-Match) whose condition does not hold. */
+export class PreconditionError extends DomainError {
+  override name = 'PreconditionError';
+}
+
+/** The request conflicts with the current state (create of something that exists, …). */
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+}
+
+export class UnauthorizedError extends DomainError {
+  override name = 'UnauthorizedError';
+}
+
+export class ForbiddenError extends DomainError {
+  override name = 'ForbiddenError';
+}

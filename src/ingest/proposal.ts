@@ -1,0 +1,43 @@
+import type { ChangeType } from '../store/store.js';
+import type { PatchDocument } from './patch.js';
+
+/** One requested aspect change: what every write in urnbase becomes before it reaches ingest. */
+export interface Proposal {
+  urn: string;
+  /** Aspect name as the client spelled it (canonical or all-lowercase). */
+  aspect: string;
+  changeType: ChangeType;
+  /** The new value, for UPSERT / CREATE / CREATE_ENTITY. */
+  value?: unknown;
+  /** The patch, for PATCH. */
+  patch?: PatchDocument;
+  /** Conditional write: the aspect's current systemMetadata.version must equal this (-1 = absent). */
+  ifVersionMatch?: string;
+  /** Client-supplied system metadata; the server owns version and audit stamps. */
+  systemMetadata?: ClientSystemMetadata;
+}
+
+export interface ClientSystemMetadata {
+  runId?: string;
+  lastObserved?: number;
+  properties?: Record<string, string>;
+}
+
+/** Who writes, and through which door. */
+export interface WriteContext {
+  actor: string;
+  /** Recorded as systemMetadata.properties.eventSource. */
+  source: string;
+}
+
+/** The outcome of one proposal. */
+export interface AppliedChange {
+  urn: string;
+  entityType: string;
+  aspect: string;
+  /** The aspect value after the change; undefined when the change deleted it. */
+  value: unknown;
+  systemMetadata?: import('../store/store.js').SystemMetadata;
+  /** False when the write matched the stored value (or deleted something absent). */
+  changed: boolean;
+}

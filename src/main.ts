@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, OPTION_HELP } from './config.js';
+
+const USAGE = `usage: urnbase serve [options]
+
+options (each also an environment variable):
+${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o.default}`).join('\n')}
+`;
+
+async function serve(argv: string[]): Promise<void> {
+  const config = loadConfig(argv);
+  const { app } = await buildApp(config);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.log.info({ signal }, 'shutting down');
+      app.close().then(() => process.exit(0), () => process.exit(1));
+    });
+  }
+  await app.listen({ port: config.port, host: config.host });
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      throw new ConfigError(`unknown command ${JSON.stringify(command)}; try urnbase --help`);
+  }
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`urnbase: ${message.split('\n')[0]}\n`);
+  process.exit(error instanceof ConfigError ? 2 : 1);
+});

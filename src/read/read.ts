@@ -1,0 +1,124 @@
+import { NotFoundError } from '../errors.js';
+import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
+import type { Store, StoredAspect, SystemMetadata } from '../store/store.js';
+import { parseUrn, type Urn } from '../urn/urn.js';
+
+export interface AspectView {
+  value: unknown;
+  systemMetadata: SystemMetadata;
+}
+
+export interface EntityView {
+  urn: string;
+  entityType: string;
+  /** By canonical aspect name. */
+  aspects: Map<string, AspectView>;
+}
+
+/**
+ * A read-time filter for one aspect (e.g. hiding values of soft-deleted structured properties).
+ * Returns the value to show; undefined hides the aspect.
+ */
+export type ReadFilter = (urn: Urn, value: unknown) => unknown | Promise<unknown>;
+
+export interface EntityPage {
+  entities: EntityView[];
+  /** The last URN of the page when more may follow. */
+  last?: string;
+}
+
+/** THE read path: every route reads through here, so read-time filters apply everywhere. */
+export class Reader {
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly filters: ReadonlyMap<string, readonly ReadFilter[]> = new Map(),
+  ) {}
+
+  /** The entity type of a URN; throws InvalidUrnError for a bad URN or unknown type. */
+  entityOf(urnText: string): { urn: Urn; entity: EntitySpec } {
+    const urn = parseUrn(urnText);
+    return { urn, entity: this.registry.entityOf(urn) };
+  }
+
+  /**
+   * Resolves aspect names (canonical or lower-case). Unknown names are dropped, as DataHub does;
+   * undefined (no known name) means every aspect.
+   */
+  aspectNames(entity: EntitySpec, names: readonly string[] | undefined): string[] | undefined {
+    if (!names || names.length === 0) return undefined;
+    const known = names.map((n) => this.registry.aspectOf(entity, n)?.name).filter((n): n is string => !!n);
+    return known.length > 0 ? [...new Set(known)] : undefined;
+  }
+
+  /** An entity with its latest aspects; undefined when it has no stored aspect. */
+  async getEntity(urnText: string, aspectNames?: readonly string[]): Promise<EntityView | undefined> {
+    const { urn, entity } = this.entityOf(urnText);
+    const names = this.aspectNames(entity, aspectNames);
+    const rows = await this.store.getLatest(urn.text, names);
+    if (rows.length === 0 && !(await this.exists(urn.text, entity))) return undefined;
+    return view(urn, entity, await this.filtered(urn, rows));
+  }
+
+  async exists(urnText: string, entity?: EntitySpec): Promise<boolean> {
+    const spec = entity ?? this.entityOf(urnText).entity;
+    return (await this.store.getVersion(urnText, spec.keyAspect.name, 0)) !== undefined;
+  }
+
+  /**
+   * One aspect. `version` 0 is the latest; N > 0 is the N-th stored value in write order, or the
+   * latest when its systemMetadata.version is N.
+   */
+  async getAspect(urnText: string, aspectName: string, version = 0): Promise<AspectView | undefined> {
+    const { urn, entity } = this.entityOf(urnText);
+    const aspect = this.aspect(entity, aspectName);
+    let row = await this.store.getVersion(urn.text, aspect.name, version);
+    if (!row && version > 0) {
+      const latest = await this.store.getVersion(urn.text, aspect.name, 0);
+      if (latest && Number(latest.systemMetadata.version) === version) row = latest;
+    }
+    if (!row) return undefined;
+    return (await this.filtered(urn, [row])).get(aspect.name);
+  }
+
+  /** The aspect spec by name, or NotFoundError. */
+  aspect(entity: EntitySpec, aspectName: string): AspectSpec {
+    const aspect = this.registry.aspectOf(entity, aspectName);
+    if (!aspect) throw new NotFoundError(`Unknown aspect ${aspectName} for entity type ${entity.name}`, 'ASPECT');
+    return aspect;
+  }
+
+  /** A page of entities of one type, in URN order, after `after`. */
+  async listEntities(entity: EntitySpec, count: number, after: string | undefined, aspectNames?: readonly string[]): Promise<EntityPage> {
+    const urns = await this.store.listUrns(entity.name, after, count + 1);
+    const more = urns.length > count;
+    const page = urns.slice(0, count);
+    const names = this.aspectNames(entity, aspectNames);
+    const rows = await this.store.getLatestMany(page, names);
+    const byUrn = new Map<string, StoredAspect[]>(page.map((u) => [u, []]));
+    for (const row of rows) byUrn.get(row.urn)?.push(row);
+    const entities: EntityView[] = [];
+    for (const [text, aspectRows] of byUrn) {
+      const urn = parseUrn(text);
+      entities.push(view(urn, entity, await this.filtered(urn, aspectRows)));
+    }
+    return { entities, last: more ? page[page.length - 1] : undefined };
+  }
+
+  private async filtered(urn: Urn, rows: readonly StoredAspect[]): Promise<Map<string, AspectView>> {
+    const aspects = new Map<string, AspectView>();
+    for (const row of rows) {
+      let value: unknown = row.value;
+      for (const filter of this.filters.get(row.aspect) ?? []) {
+        if (value === undefined) break;
+        value = await filter(urn, value);
+      }
+      if (value !== undefined) aspects.set(row.aspect, { value, systemMetadata: row.systemMetadata });
+    }
+    return aspects;
+  }
+}
+
+function view(urn: Urn, entity: EntitySpec, aspects: Map<string, AspectView>): EntityView {
+  return { urn: urn.text, entityType: entity.name, aspects };
+}

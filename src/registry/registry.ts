@@ -1,0 +1,193 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { InvalidUrnError, ValidationError } from '../errors.js';
+import { isUrn, type Urn } from '../urn/urn.js';
+
+/**
+ * The entity registry: entity types, their key aspects and allowed aspects, and every aspect's JSON
+ * Schema. It is data (src/registry/data): adding an aspect is adding a file and naming it in
+ * entities.json, never editing code.
+ */
+
+export interface AspectSpec {
+  readonly name: string;
+  /** The value a JSON Patch starts from when the aspect does not exist yet. */
+  readonly template: unknown;
+  /** For key aspects: the key fields, in the order of the URN's id parts. */
+  readonly keyFields?: readonly string[];
+  readonly check: ValidateFunction;
+}
+
+export interface EntitySpec {
+  readonly name: string;
+  readonly keyAspect: AspectSpec;
+  /** Every aspect the type allows, the key aspect included, by canonical name. */
+  readonly aspects: ReadonlyMap<string, AspectSpec>;
+}
+
+/** An entity every catalog starts with (data types, entity types, common platforms). */
+export interface SeedEntity {
+  urn: string;
+  aspects: Record<string, unknown>;
+}
+
+interface AspectFile {
+  name: string;
+  template?: unknown;
+  key?: string[];
+  schema: object;
+}
+
+interface EntityFile {
+  name: string;
+  keyAspect: string;
+  aspects: string[];
+}
+
+// Compiled output lives in dist/src/registry; the data files stay in the source tree.
+const DATA_DIR = fileURLToPath(new URL('../../../src/registry/data/', import.meta.url));
+
+export class Registry {
+  private readonly entitiesByLowerName = new Map<string, EntitySpec>();
+  private readonly lowerAspectNames = new Map<string, string>();
+
+  constructor(
+    entities: readonly EntitySpec[],
+    /** Seed entities from data/seed.json; entityType entities are derived from the types. */
+    private readonly seedData: readonly SeedEntity[] = [],
+  ) {
+    for (const entity of entities) {
+      this.entitiesByLowerName.set(entity.name.toLowerCase(), entity);
+      for (const name of entity.aspects.keys()) this.lowerAspectNames.set(name.toLowerCase(), name);
+    }
+  }
+
+  static load(dir: string = DATA_DIR): Registry {
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    ajv.addFormat('urn', { type: 'string', validate: (s: string) => isUrn(s) });
+    ajv.addFormat('uri', { type: 'string', validate: (s: string) => /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/.test(s) });
+    ajv.addKeyword({
+      keyword: 'urnType',
+      schemaType: ['string', 'array'],
+      errors: false,
+      validate: (types: string | string[], data: unknown) => typeof data !== 'string' || isUrn(data, types),
+    });
+    ajv.addSchema(readJson(join(dir, 'common.json')) as object);
+
+    const aspects = new Map<string, AspectSpec>();
+    for (const file of readdirSync(join(dir, 'aspects')).filter((f) => f.endsWith('.json')).sort()) {
+      const data = readJson(join(dir, 'aspects', file)) as AspectFile;
+      if (`${data.name}.json` !== file) throw new Error(`registry: ${file} declares aspect ${data.name}`);
+      aspects.set(data.name, {
+        name: data.name,
+        template: data.template ?? {},
+        keyFields: data.key,
+        check: ajv.compile(data.schema),
+      });
+    }
+
+    const entities = (readJson(join(dir, 'entities.json')) as EntityFile[]).map((e): EntitySpec => {
+      const lookup = (name: string): AspectSpec => {
+        const spec = aspects.get(name);
+        if (!spec) throw new Error(`registry: entity ${e.name} names unknown aspect ${name}`);
+        return spec;
+      };
+      const keyAspect = lookup(e.keyAspect);
+      if (!keyAspect.keyFields) throw new Error(`registry: ${e.keyAspect} has no key fields`);
+      const allowed = new Map<string, AspectSpec>([[keyAspect.name, keyAspect]]);
+      for (const name of e.aspects) allowed.set(name, lookup(name));
+      return { name: e.name, keyAspect, aspects: allowed };
+    });
+    return new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[]);
+  }
+
+  /** What a new catalog is bootstrapped with: seed.json plus one entityType per registered type. */
+  seed(): SeedEntity[] {
+    const entityTypes = this.entityTypes().map((e) => ({
+      urn: `urn:li:entityType:datahub.${e.name}`,
+      aspects: {
+        entityTypeInfo: { qualifiedName: `datahub.${e.name}`, displayName: e.name[0].toUpperCase() + e.name.slice(1) },
+      },
+    }));
+    return [...this.seedData, ...entityTypes];
+  }
+
+  entityTypes(): EntitySpec[] {
+    return [...this.entitiesByLowerName.values()];
+  }
+
+  /** Entity type by name, case-insensitively (DataHub lower-cases registry names). */
+  entityType(name: string): EntitySpec | undefined {
+    return this.entitiesByLowerName.get(name.toLowerCase());
+  }
+
+  /** The entity type of a URN; an unknown type makes the URN invalid. */
+  entityOf(urn: Urn): EntitySpec {
+    const spec = this.entityType(urn.entityType);
+    if (!spec) throw new InvalidUrnError(urn.text, `unknown entity type ${urn.entityType}`);
+    return spec;
+  }
+
+  /** An aspect of an entity type by its canonical name, or its all-lowercase spelling. */
+  aspectOf(entity: EntitySpec, name: string): AspectSpec | undefined {
+    return entity.aspects.get(name) ?? entity.aspects.get(this.lowerAspectNames.get(name) ?? '');
+  }
+
+  /** The key aspect value derived from the URN; a key that breaks its schema makes the URN invalid. */
+  keyOf(urn: Urn, entity: EntitySpec = this.entityOf(urn)): Record<string, string> {
+    const fields = entity.keyAspect.keyFields ?? [];
+    const parts = fields.length === 1 ? [urn.id] : urn.parts;
+    if (parts.length !== fields.length) throw new InvalidUrnError(urn.text, `expected ${fields.length} key parts`);
+    const key: Record<string, string> = {};
+    fields.forEach((field, i) => (key[field] = parts[i]));
+    if (!entity.keyAspect.check(key)) throw new InvalidUrnError(urn.text, describe(entity.keyAspect));
+    return key;
+  }
+
+  /** Throws a ValidationError naming the aspect and the offending field. */
+  validate(aspect: AspectSpec, value: unknown): void {
+    if (!aspect.check(value)) throw new ValidationError(`Aspect ${aspect.name} is invalid: ${describe(aspect)}`);
+  }
+}
+
+function describe(aspect: AspectSpec): string {
+  const errors = aspect.check.errors ?? [];
+  return errors.slice(0, 5).map(describeError).join('; ');
+}
+
+function describeError(error: ErrorObject): string {
+  const at = fieldPath(error.instancePath);
+  switch (error.keyword) {
+    case 'required':
+      return `field ${join2(at, String(error.params.missingProperty))} is required`;
+    case 'additionalProperties':
+      return `field ${join2(at, String(error.params.additionalProperty))} is not allowed`;
+    case 'urnType':
+      return `field ${at || '(root)'} must be a URN of type ${[error.schema].flat().join(' or ')}`;
+    case 'format':
+      return `field ${at || '(root)'} must be a valid ${error.params.format}`;
+    case 'enum':
+      return `field ${at || '(root)'} must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return `field ${at || '(root)'} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** `/tags/0/tag` → `tags[0].tag` */
+function fieldPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, seg) => (/^\d+$/.test(seg) ? `${path}[${seg}]` : path ? `${path}.${seg}` : seg), '');
+}
+
+function join2(path: string, field: string): string {
+  return path ? `${path}.${field}` : field;
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}

@@ -1,0 +1,12 @@
+import type { Ingest } from './ingest/ingest.js';
+import type { Reader } from './read/read.js';
+import type { Registry } from './registry/registry.js';
+import type { Store } from './store/store.js';
+
+/** The services the HTTP layer (and the CLI) talk to. Built once by app.ts. */
+export interface Services {
+  registry: Registry;
+  store: Store;
+  reader: Reader;
+  ingest: Ingest;
+}

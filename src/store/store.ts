@@ -1,0 +1,100 @@
+/**
+ * The persistence interface. Small on purpose: the write path hands it one precomputed batch per
+ * request, the read path asks for latest values, history versions and pages of URNs.
+ */
+
+export interface AuditStamp {
+  time: number;
+  actor: string;
+}
+
+export interface SystemMetadata {
+  /** The aspect's version as a string: "1" after the first write, +1 per change. */
+  version: string;
+  lastObserved: number;
+  runId?: string;
+  properties?: Record<string, string>;
+  aspectCreated: AuditStamp;
+  aspectModified: AuditStamp;
+}
+
+export interface StoredAspect {
+  urn: string;
+  aspect: string;
+  /** Storage version: 0 is the latest, 1..N earlier values in write order. */
+  version: number;
+  value: unknown;
+  systemMetadata: SystemMetadata;
+}
+
+/** Write a new latest value; the previous latest (if any) moves into history. */
+export interface AspectPut {
+  kind: 'put';
+  urn: string;
+  entityType: string;
+  aspect: string;
+  value: unknown;
+  systemMetadata: SystemMetadata;
+  /** systemMetadata.version of the latest value this write was computed from; 0 when absent. */
+  expectedVersion: number;
+}
+
+/** Refresh only the system metadata of the latest value (a write of an equal value). */
+export interface AspectTouch {
+  kind: 'touch';
+  urn: string;
+  aspect: string;
+  systemMetadata: SystemMetadata;
+  expectedVersion: number;
+}
+
+/** Remove an aspect with all its history. */
+export interface AspectRemove {
+  kind: 'remove';
+  urn: string;
+  aspect: string;
+  expectedVersion: number;
+}
+
+export type AspectWrite = AspectPut | AspectTouch | AspectRemove;
+
+export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'PATCH' | 'DELETE';
+
+/** One committed aspect change (DataHub's MetadataChangeLog, without Kafka). */
+export interface ChangeEvent {
+  urn: string;
+  entityType: string;
+  aspect: string;
+  changeType: ChangeType;
+  created: AuditStamp;
+  value: unknown;
+  previousValue: unknown;
+  systemMetadata: SystemMetadata | null;
+}
+
+export interface CommitBatch {
+  writes: AspectWrite[];
+  events: ChangeEvent[];
+}
+
+/**
+ * Thrown by commit when a write's expectedVersion no longer matches the stored latest version: a
+ * concurrent writer got there first. The write path re-reads and retries.
+ */
+export class StaleWriteError extends Error {
+  override name = 'StaleWriteError';
+}
+
+export interface Store {
+  /** Latest values of an entity's aspects (all of them when `aspects` is omitted). */
+  getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
+  /** Latest values of several entities' aspects. */
+  getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]>;
+  /** One aspect at a storage version (0 = latest). */
+  getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined>;
+  /** URNs of one entity type in URN order, strictly after `after`. */
+  listUrns(entityType: string, after: string | undefined, limit: number): Promise<string[]>;
+  /** Applies the whole batch in one transaction, or nothing (StaleWriteError on a lost race). */
+  commit(batch: CommitBatch): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,94 @@
+import { InvalidUrnError } from '../errors.js';
+
+/**
+ * A parsed DataHub URN: `urn:li:<entityType>:<id>`, where the id is either a plain string or a
+ * tuple `(a,b,c)` whose members may themselves be URNs or tuples.
+ */
+export interface Urn {
+  readonly text: string;
+  readonly entityType: string;
+  /** The id as written after the entity type. */
+  readonly id: string;
+  /** The id's parts: the tuple members, or the id alone when it is not a tuple. */
+  readonly parts: readonly string[];
+}
+
+const PREFIX = 'urn:li:';
+
+export function parseUrn(text: string): Urn {
+  if (typeof text !== 'string' || !text.startsWith(PREFIX)) throw new InvalidUrnError(String(text));
+  const rest = text.slice(PREFIX.length);
+  const colon = rest.indexOf(':');
+  if (colon <= 0) throw new InvalidUrnError(text);
+  const entityType = rest.slice(0, colon);
+  const id = rest.slice(colon + 1);
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(entityType) || id.length === 0) throw new InvalidUrnError(text);
+  if (/[\u0000-\u001f]/.test(id)) throw new InvalidUrnError(text);
+  const parts = id.startsWith('(') ? parseTuple(id, text) : [id];
+  for (const part of parts) checkMember(part, text);
+  return { text, entityType, id, parts };
+}
+
+/** True when `text` parses as a URN (of `entityType`, when given). */
+export function isUrn(text: unknown, entityType?: string | readonly string[]): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    const urn = parseUrn(text);
+    if (entityType === undefined) return true;
+    return typeof entityType === 'string' ? urn.entityType === entityType : entityType.includes(urn.entityType);
+  } catch {
+    return false;
+  }
+}
+
+export function formatUrn(entityType: string, parts: readonly string[]): string {
+  const id = parts.length === 1 ? parts[0] : `(${parts.join(',')})`;
+  return `${PREFIX}${entityType}:${id}`;
+}
+
+/** Splits `(a,b,(c,d))` into its top-level members, rejecting unbalanced parentheses. */
+function parseTuple(id: string, whole: string): string[] {
+  if (!id.endsWith(')')) throw new InvalidUrnError(whole);
+  const inner = id.slice(1, -1);
+  const members: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth < 0) throw new InvalidUrnError(whole);
+    } else if (c === ',' && depth === 0) {
+      members.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) throw new InvalidUrnError(whole);
+  members.push(inner.slice(start));
+  return members;
+}
+
+function checkMember(member: string, whole: string): void {
+  if (member.trim().length === 0) throw new InvalidUrnError(whole);
+  if (member.startsWith(PREFIX)) {
+    try {
+      parseUrn(member);
+    } catch {
+      throw new InvalidUrnError(whole);
+    }
+  } else if (member.startsWith('(')) {
+    for (const inner of parseTuple(member, whole)) checkMember(inner, whole);
+  } else if (!balanced(member)) {
+    throw new InvalidUrnError(whole);
+  }
+}
+
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const c of text) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
