@@ -9,6 +9,7 @@ import { VERSION } from './status.js';
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
+    exposeHeadRoutes: true,
     openapi: {
       openapi: '3.0.3',
       info: { title: 'urnbase', description: 'Metadata catalog speaking DataHub\'s HTTP APIs', version: VERSION },

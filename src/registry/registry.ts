@@ -65,7 +65,8 @@ export class Registry {
   }
 
   static load(dir: string = DATA_DIR): Registry {
-    const ajv = new Ajv({ strict: true, allErrors: true });
+    // verbose: errors carry their schema, so urnType failures can name the expected entity type.
+    const ajv = new Ajv({ strict: true, allErrors: true, verbose: true });
     ajv.addFormat('urn', { type: 'string', validate: (s: string) => isUrn(s) });
     ajv.addFormat('uri', { type: 'string', validate: (s: string) => /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$/.test(s) });
     ajv.addKeyword({
@@ -153,7 +154,12 @@ export class Registry {
 }
 
 function describe(aspect: AspectSpec): string {
-  const errors = aspect.check.errors ?? [];
+  // One message per field: a URN field failing both `format` and `urnType` is reported once.
+  const seen = new Set<string>();
+  const errors = (aspect.check.errors ?? []).filter((e) => {
+    const field = e.instancePath + (e.keyword === 'required' || e.keyword === 'additionalProperties' ? JSON.stringify(e.params) : '');
+    return !seen.has(field) && seen.add(field);
+  });
   return errors.slice(0, 5).map(describeError).join('; ');
 }
 

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testApp, type TestApp } from '../helpers.js';
+
+describe('server status, API document and unknown routes', () => {
+  let t: TestApp;
+  before(async () => (t = await testApp()));
+  after(() => t.app.close());
+
+  it('GET /health answers 200 {"status":"ok"}', async () => {
+    const res = await t.call({ method: 'GET', url: '/health' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { status: 'ok' });
+  });
+
+  it('GET /config answers a DataHub-style object with versions.urnbase.version', async () => {
+    const res = await t.call({ method: 'GET', url: '/config' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.versions.urnbase.version, '0.1.0');
+    assert.equal(res.body.noCode, 'true');
+  });
+
+  it('serves an OpenAPI 3 document listing every entity route', async () => {
+    const res = await t.call({ method: 'GET', url: '/openapi/v3/api-docs' });
+    assert.equal(res.status, 200);
+    assert.match(res.body.openapi, /^3\./);
+    const paths = res.body.paths as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(paths['/openapi/v2/entity/{type}']).sort(), ['get', 'post']);
+    assert.deepEqual(Object.keys(paths['/openapi/v2/entity/{type}/{urn}']).sort(), ['delete', 'get', 'head']);
+    assert.deepEqual(Object.keys(paths['/openapi/v2/entity/{type}/{urn}/{aspect}']).sort(), ['delete', 'get', 'head', 'patch', 'post']);
+    assert.ok(paths['/health'] && paths['/config']);
+  });
+
+  it('serves Swagger UI with its assets from the package (offline)', async () => {
+    const page = await t.call({ method: 'GET', url: '/openapi/swagger-ui/' });
+    assert.equal(page.status, 200);
+    assert.match(page.raw, /<html/i);
+    const asset = await t.call({ method: 'GET', url: '/openapi/swagger-ui/static/swagger-ui-bundle.js' });
+    assert.equal(asset.status, 200);
+    assert.ok(asset.raw.length > 100_000);
+    const init = await t.call({ method: 'GET', url: '/openapi/swagger-ui/static/swagger-initializer.js' });
+    assert.match(init.raw, /\/openapi\/v3\/api-docs/);
+  });
+
+  it('answers an unknown route with 404 JSON naming it', async () => {
+    const res = await t.call({ method: 'GET', url: '/nope?x=1' });
+    assert.equal(res.status, 404);
+    assert.deepEqual(res.body, { error: 'No endpoint GET /nope?x=1.' });
+  });
+
+  it('answers an unsupported method on a known path with 404 JSON', async () => {
+    const res = await t.call({ method: 'PUT', url: '/openapi/v2/entity/dataset' });
+    assert.equal(res.status, 404);
+    assert.deepEqual(res.body, { error: 'No endpoint PUT /openapi/v2/entity/dataset.' });
+  });
+});

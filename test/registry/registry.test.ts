@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { InvalidUrnError, ValidationError } from '../../src/errors.js';
+import { Registry } from '../../src/registry/registry.js';
+import { parseUrn } from '../../src/urn/urn.js';
+
+const registry = Registry.load();
+const examples = JSON.parse(readFileSync(new URL('../../../test/fixtures/aspect-examples.json', import.meta.url), 'utf8')) as Record<
+  string,
+  { valid: unknown[]; invalid: Array<{ value: unknown; field: string }> }
+>;
+
+/** Any entity type that allows the aspect. */
+function aspectSpec(name: string) {
+  for (const entity of registry.entityTypes()) {
+    const spec = entity.aspects.get(name);
+    if (spec) return spec;
+  }
+  throw new Error(`no entity type allows ${name}`);
+}
+
+describe('entity registry', () => {
+  const required = [
+    'dataset', 'chart', 'dashboard', 'dataJob', 'dataFlow', 'container', 'domain', 'dataProduct', 'glossaryTerm',
+    'glossaryNode', 'tag', 'corpuser', 'corpGroup', 'dataPlatform', 'schemaField', 'mlModel', 'mlModelGroup',
+    'mlFeature', 'mlFeatureTable', 'notebook', 'structuredProperty', 'test', 'dataType', 'entityType', 'ownershipType',
+  ];
+  it('registers every required entity type with a key aspect', () => {
+    for (const name of required) assert.ok(registry.entityType(name)?.keyAspect, name);
+  });
+
+  it('looks entity types up case-insensitively', () => {
+    assert.equal(registry.entityType('STRUCTUREDPROPERTY')?.name, 'structuredProperty');
+  });
+
+  it('resolves aspect names exactly or all-lowercase, but not in other spellings', () => {
+    const dataset = registry.entityType('dataset')!;
+    assert.equal(registry.aspectOf(dataset, 'globalTags')?.name, 'globalTags');
+    assert.equal(registry.aspectOf(dataset, 'globaltags')?.name, 'globalTags');
+    assert.equal(registry.aspectOf(dataset, 'GlobalTags'), undefined);
+    assert.equal(registry.aspectOf(dataset, 'propertyDefinition'), undefined);
+  });
+
+  it('derives key aspects from URNs', () => {
+    assert.deepEqual(registry.keyOf(parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)')), {
+      platform: 'urn:li:dataPlatform:hive',
+      name: 'db.t',
+      origin: 'PROD',
+    });
+    assert.deepEqual(registry.keyOf(parseUrn('urn:li:structuredProperty:io.acryl.privacy.retentionTime')), {
+      id: 'io.acryl.privacy.retentionTime',
+    });
+  });
+
+  it('accepts every fabric DataHub knows as a dataset origin', () => {
+    for (const fabric of ['PROD', 'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'CORP', 'RVW', 'PRD', 'SIT', 'SBX', 'SANDBOX']) {
+      assert.doesNotThrow(() => registry.keyOf(parseUrn(`urn:li:dataset:(urn:li:dataPlatform:hive,t,${fabric})`)), fabric);
+    }
+  });
+
+  const badKeys = [
+    'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,INVALID)',
+    'urn:li:dataset:(hive,db.t,PROD)',
+    'urn:li:dataset:(urn:li:dataPlatform:hive,db.t)',
+    'urn:li:dataset:db.t',
+    'urn:li:FOOBAR:(urn:li:dataPlatform:test,x,PROD)',
+  ];
+  for (const text of badKeys) {
+    it(`rejects a URN whose key is invalid: ${text}`, () => {
+      assert.throws(
+        () => registry.keyOf(parseUrn(text)),
+        (e: unknown) => e instanceof InvalidUrnError && e.message === `Invalid urn!: ${text}`,
+      );
+    });
+  }
+
+  it('names the aspect and the offending field in validation errors', () => {
+    assert.throws(
+      () => registry.validate(aspectSpec('globalTags'), { tags: [{ tag: 42 }] }),
+      (e: unknown) => e instanceof ValidationError && e.message === 'Aspect globalTags is invalid: field tags[0].tag must be string',
+    );
+    assert.throws(
+      () => registry.validate(aspectSpec('status'), { removed: true, extra: 1 }),
+      (e: unknown) => e instanceof ValidationError && e.message === 'Aspect status is invalid: field extra is not allowed',
+    );
+  });
+
+  it('has an example of a valid and an invalid value for every aspect', () => {
+    const names = new Set(registry.entityTypes().flatMap((e) => [...e.aspects.keys()]));
+    for (const name of names) {
+      if (name.endsWith('Key')) continue;
+      assert.ok(examples[name]?.valid.length && examples[name]?.invalid.length, `examples for ${name}`);
+    }
+  });
+
+  for (const [name, { valid, invalid }] of Object.entries(examples)) {
+    it(`accepts what DataHub accepts and rejects wrong values: ${name}`, () => {
+      const spec = aspectSpec(name);
+      for (const value of valid) assert.doesNotThrow(() => registry.validate(spec, value), JSON.stringify(value));
+      for (const { value, field } of invalid) {
+        const leaf = field.split('/').filter(Boolean).pop() ?? '';
+        assert.throws(
+          () => registry.validate(spec, value),
+          (e: unknown) => e instanceof ValidationError && e.message.startsWith(`Aspect ${name} is invalid: `) && e.message.includes(leaf),
+          JSON.stringify(value),
+        );
+      }
+    });
+  }
+
+  it('seeds data types, entity types and common platforms', () => {
+    const urns = registry.seed().map((s) => s.urn);
+    for (const t of ['string', 'rich_text', 'number', 'date', 'urn']) assert.ok(urns.includes(`urn:li:dataType:datahub.${t}`));
+    for (const e of required) assert.ok(urns.includes(`urn:li:entityType:datahub.${e}`), e);
+    for (const p of ['hive', 'snowflake', 'bigquery', 'postgres', 'mysql', 'kafka', 's3']) {
+      assert.ok(urns.includes(`urn:li:dataPlatform:${p}`), p);
+    }
+  });
+});
