@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
+
+describe('GET and HEAD on /openapi/v2/entity', () => {
+  let t: TestApp;
+  const urn = datasetUrn('read/with/slashes.t');
+  before(async () => {
+    t = await testApp();
+    const write = async (aspect: string, value: unknown) => {
+      const res = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/${aspect}`, payload: value as object });
+      assert.equal(res.status, 200);
+    };
+    await write('globalTags', { tags: [{ tag: 'urn:li:tag:one' }] });
+    await write('globalTags', { tags: [{ tag: 'urn:li:tag:one' }, { tag: 'urn:li:tag:two' }] });
+    await write('status', { removed: false });
+  });
+  after(() => t.app.close());
+
+  it('reads an entity whose name holds %2F-encoded slashes', async () => {
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}` });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.urn, urn);
+    assert.deepEqual(Object.keys(res.body.aspects).sort(), ['browsePathsV2', 'dataPlatformInstance', 'datasetKey', 'globalTags', 'status']);
+    assert.equal(res.body.aspects.datasetKey.value.name, 'read/with/slashes.t');
+  });
+
+  it('accepts the URN with raw :(), characters in the path', async () => {
+    const raw = datasetUrn('read.raw');
+    await t.call({ method: 'POST', url: `${V2}/dataset/${enc(raw)}/status`, payload: { removed: false } });
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${raw}/status` });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { value: { removed: false } });
+  });
+
+  it('returns only the aspects asked for, repeated or comma-separated, in any known spelling', async () => {
+    const repeated = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}?aspects=status&aspects=globaltags` });
+    assert.deepEqual(Object.keys(repeated.body.aspects).sort(), ['globalTags', 'status']);
+    const comma = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}?aspects=status,globalTags,unknownAspect` });
+    assert.deepEqual(Object.keys(comma.body.aspects).sort(), ['globalTags', 'status']);
+    const legacy = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}?aspectNames=status` });
+    assert.deepEqual(Object.keys(legacy.body.aspects), ['status']);
+  });
+
+  it('adds systemMetadata to every aspect with systemMetadata=true', async () => {
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}?aspects=globalTags&systemMetadata=true` });
+    const sm = res.body.aspects.globalTags.systemMetadata;
+    assert.equal(sm.version, '2');
+    assert.deepEqual(sm.properties, { eventSource: 'OPENAPI' });
+    assert.equal(sm.aspectCreated.actor, 'urn:li:corpuser:datahub');
+    assert.ok(sm.aspectModified.time >= sm.aspectCreated.time);
+  });
+
+  it('answers 404 with Not-Found-Reason for an unknown entity', async () => {
+    const missing = datasetUrn('read.missing');
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(missing)}` });
+    assert.equal(res.status, 404);
+    assert.deepEqual(res.body, { error: 'Not Found', message: `Entity ${missing} not found` });
+    assert.equal(res.headers['not-found-reason'], 'ENTITY');
+  });
+
+  it('answers 400 for a malformed URN on read', async () => {
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc('urn:li:dataset:(a,b')}` });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { error: 'Invalid urn!: urn:li:dataset:(a,b' });
+  });
+
+  it('reads one aspect as {value}', async () => {
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/globalTags` });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { value: { tags: [{ tag: 'urn:li:tag:one' }, { tag: 'urn:li:tag:two' }] } });
+  });
+
+  it('reads history: version=0 and the systemMetadata version are the latest, version=1 the first write', async () => {
+    const get = (v: number) => t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/globalTags?version=${v}` });
+    const latest = { value: { tags: [{ tag: 'urn:li:tag:one' }, { tag: 'urn:li:tag:two' }] } };
+    assert.deepEqual((await get(0)).body, latest);
+    assert.deepEqual((await get(2)).body, latest);
+    assert.deepEqual((await get(1)).body, { value: { tags: [{ tag: 'urn:li:tag:one' }] } });
+    const none = await get(3);
+    assert.equal(none.status, 404);
+    assert.deepEqual(none.body, { error: 'Not Found', message: `Aspect globalTags of ${urn} not found at version 3` });
+  });
+
+  it('answers 400 for a negative or non-numeric version', async () => {
+    for (const v of ['-1', 'abc']) {
+      const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/globalTags?version=${v}` });
+      assert.equal(res.status, 400, v);
+      assert.equal(res.body.error, 'Validation Error');
+    }
+  });
+
+  it('adds systemMetadata to a single aspect with systemMetadata=true', async () => {
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/globalTags?version=1&systemMetadata=true` });
+    assert.equal(res.body.systemMetadata.version, '1');
+  });
+
+  it('answers 404 for an absent aspect and for an aspect the type does not have', async () => {
+    const absent = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/ownership` });
+    assert.equal(absent.status, 404);
+    assert.deepEqual(absent.body, { error: 'Not Found', message: `Aspect ownership of ${urn} not found` });
+    const unknown = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/propertyDefinition` });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, { error: 'Not Found', message: 'Unknown aspect propertyDefinition for entity type dataset' });
+  });
+
+  it('HEAD on an entity: 204 when it exists, 404 when not, 400 for a bad URN', async () => {
+    const yes = await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(urn)}` });
+    assert.equal(yes.status, 204);
+    assert.equal(yes.raw, '');
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(datasetUrn('nope'))}` })).status, 404);
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc('urn:li:dataset:(')}` })).status, 400);
+  });
+
+  it('HEAD on an aspect: 204 when present, 404 when absent or unknown', async () => {
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(urn)}/status` })).status, 204);
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(urn)}/ownership` })).status, 404);
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(urn)}/nonsense` })).status, 404);
+  });
+
+  it('reads bootstrapped entities: data types, entity types and platforms', async () => {
+    const dataType = await t.call({ method: 'GET', url: `${V2}/dataType/${enc('urn:li:dataType:datahub.number')}/dataTypeInfo` });
+    assert.equal(dataType.body.value.qualifiedName, 'datahub.number');
+    const entityType = await t.call({ method: 'GET', url: `${V2}/entityType/${enc('urn:li:entityType:datahub.dataset')}/entityTypeInfo` });
+    assert.equal(entityType.body.value.qualifiedName, 'datahub.dataset');
+    const platform = await t.call({ method: 'GET', url: `${V2}/dataPlatform/${enc('urn:li:dataPlatform:snowflake')}` });
+    assert.equal(platform.body.aspects.dataPlatformInfo.value.name, 'snowflake');
+    assert.deepEqual(platform.body.aspects.dataPlatformKey.value, { platformName: 'snowflake' });
+  });
+});
