@@ -12,6 +12,7 @@ import {
 } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
 import { defaultAspects } from './defaults.js';
+import { KeyedLock } from './locks.js';
 import { applyPatch } from './patch.js';
 import type { AppliedChange, ClientSystemMetadata, Proposal, WriteContext } from './proposal.js';
 
@@ -53,7 +54,8 @@ interface CurrentAspect {
   version: number;
 }
 
-// Optimistic concurrency: a commit that lost a race is recomputed from fresh state this many times.
+// Optimistic concurrency between processes: a commit that lost a race is recomputed from fresh
+// state, after a short random pause so that contenders spread out.
 const MAX_ATTEMPTS = 20;
 
 /**
@@ -62,6 +64,8 @@ const MAX_ATTEMPTS = 20;
  * transaction that writes aspects and change-log events together.
  */
 export class Ingest {
+  private readonly locks = new KeyedLock();
+
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
@@ -71,14 +75,20 @@ export class Ingest {
   async ingest(proposals: readonly Proposal[], context: WriteContext): Promise<AppliedChange[]> {
     const resolved = proposals.map((p) => this.resolve(p));
     if (resolved.length === 0) return [];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.attempt(resolved, context);
-      } catch (error) {
-        if (!(error instanceof StaleWriteError)) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw new ConflictError(`Too many concurrent writes: ${error.message}`);
-      }
-    }
+    return this.locks.run(
+      resolved.map((r) => r.urn.text),
+      async () => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await this.attempt(resolved, context);
+          } catch (error) {
+            if (!(error instanceof StaleWriteError)) throw error;
+            if (attempt >= MAX_ATTEMPTS) throw new ConflictError(`Too many concurrent writes: ${error.message}`);
+            await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+          }
+        }
+      },
+    );
   }
 
   /** URN, entity type, key and aspect checks: everything that does not need stored state. */

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('has defaults: port 8080, host 127.0.0.1, data dir ./data', () => {
+    assert.deepEqual(loadConfig([], {}), {
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: './data',
+      logLevel: 'info',
+      bodyLimit: 16 * 1024 * 1024,
+    });
+  });
+
+  it('reads environment variables', () => {
+    const config = loadConfig([], {
+      URNBASE_PORT: '9000',
+      URNBASE_HOST: '0.0.0.0',
+      URNBASE_DATA_DIR: '/tmp/x',
+      URNBASE_LOG_LEVEL: 'warn',
+      URNBASE_BODY_LIMIT: '512kb',
+    });
+    assert.deepEqual(config, { port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', logLevel: 'warn', bodyLimit: 512 * 1024 });
+  });
+
+  it('lets flags win over environment variables', () => {
+    const config = loadConfig(['--port', '9001', '--data-dir=/srv/urnbase'], { URNBASE_PORT: '9000' });
+    assert.equal(config.port, 9001);
+    assert.equal(config.dataDir, '/srv/urnbase');
+  });
+
+  const bad: Array<[string[], NodeJS.ProcessEnv, string]> = [
+    [['--port', 'http'], {}, 'Invalid --port "http": expected a port number from 0 to 65535'],
+    [[], { URNBASE_PORT: '70000' }, 'Invalid URNBASE_PORT "70000": expected a port number from 0 to 65535'],
+    [['--host', 'a b'], {}, 'Invalid --host "a b": expected a host name or IP address'],
+    [['--data-dir', ' '], {}, 'Invalid --data-dir " ": must not be empty'],
+    [['--log-level', 'loud'], {}, 'Invalid --log-level "loud": expected one of fatal, error, warn, info, debug, trace, silent'],
+    [['--body-limit', '10 parsecs'], {}, 'Invalid --body-limit "10 parsecs": expected a size such as 1048576, 512kb or 16mb'],
+  ];
+  for (const [argv, env, message] of bad) {
+    it(`stops with a one-line error: ${message}`, () => {
+      assert.throws(() => loadConfig(argv, env), (e: unknown) => e instanceof ConfigError && e.message === message);
+    });
+  }
+
+  it('rejects unknown flags', () => {
+    assert.throws(
+      () => loadConfig(['--prot', '1'], {}),
+      (e: unknown) => e instanceof ConfigError && /Unknown option '--prot'/.test(e.message) && !e.message.includes('\n'),
+    );
+  });
+});
