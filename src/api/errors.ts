@@ -57,6 +57,9 @@ const STATUS_NAMES: Record<number, string> = {
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body, headers } = toHttpError(error);
+    if (status === 415) {
+      body.message = `Content type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json`;
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       body.requestId = String(request.id);

@@ -211,7 +211,10 @@ describe('POST /openapi/v2/entity/{type}/{urn}/{aspect}', () => {
       payload: 'removed',
     });
     assert.equal(res.status, 415);
-    assert.equal(res.body.error, 'Unsupported Media Type');
+    assert.deepEqual(res.body, {
+      error: 'Unsupported Media Type',
+      message: 'Content type text/plain is not supported; send application/json',
+    });
   });
 
   it('answers 413 for a body over the configured limit', async () => {
