@@ -11,32 +11,12 @@ import {
   type SystemMetadata,
 } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
+import { BatchState } from './batch-state.js';
 import { defaultAspects } from './defaults.js';
 import { KeyedLock } from './locks.js';
 import { applyPatch } from './patch.js';
+import type { AspectPlugins, ProposedChange, ValidationContext } from './plugins.js';
 import type { AppliedChange, ClientSystemMetadata, Proposal, WriteContext } from './proposal.js';
-
-/** What an aspect validator sees: one change, before it is committed. */
-export interface ProposedChange {
-  urn: Urn;
-  entity: EntitySpec;
-  aspect: AspectSpec;
-  changeType: ChangeType;
-  /** The stored value before the change (undefined when absent). */
-  previous: unknown;
-  /** The value after the change (undefined for a delete). */
-  value: unknown;
-}
-
-export interface ValidationContext {
-  actor: string;
-}
-
-/** A rule for one aspect, plugged into the write path (e.g. structured property values). */
-export type AspectValidator = (
-  change: ProposedChange,
-  context: ValidationContext,
-) => ValidationError[] | Promise<ValidationError[]>;
 
 interface ResolvedProposal {
   proposal: Proposal;
@@ -47,21 +27,14 @@ interface ResolvedProposal {
   ifVersionMatch?: number;
 }
 
-interface CurrentAspect {
-  value: unknown;
-  systemMetadata: SystemMetadata;
-  /** systemMetadata.version as a number. */
-  version: number;
-}
-
 // Optimistic concurrency between processes: a commit that lost a race is recomputed from fresh
 // state, after a short random pause so that contenders spread out.
 const MAX_ATTEMPTS = 20;
 
 /**
  * THE write path. Every mutation arrives here as proposals and runs, in order: URN and registry
- * checks, patch application, schema validation, aspect validators, preconditions, then one
- * transaction that writes aspects and change-log events together.
+ * checks, patch application, aspect mutators, schema validation, aspect validators, preconditions,
+ * then one transaction that writes aspects and change-log events together.
  */
 export class Ingest {
   private readonly locks = new KeyedLock();
@@ -69,26 +42,25 @@ export class Ingest {
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
-    private readonly validators: ReadonlyMap<string, readonly AspectValidator[]> = new Map(),
+    private readonly plugins: AspectPlugins = new Map(),
   ) {}
 
   async ingest(proposals: readonly Proposal[], context: WriteContext): Promise<AppliedChange[]> {
     const resolved = proposals.map((p) => this.resolve(p));
     if (resolved.length === 0) return [];
-    return this.locks.run(
-      resolved.map((r) => r.urn.text),
-      async () => {
-        for (let attempt = 1; ; attempt++) {
-          try {
-            return await this.attempt(resolved, context);
-          } catch (error) {
-            if (!(error instanceof StaleWriteError)) throw error;
-            if (attempt >= MAX_ATTEMPTS) throw new ConflictError(`Too many concurrent writes: ${error.message}`);
-            await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
-          }
+    const lockKeys = resolved.map((r) => r.urn.text);
+    for (const r of resolved) if (this.plugins.get(r.aspect.name)?.some((p) => p.exclusive)) lockKeys.push(`aspect:${r.aspect.name}`);
+    return this.locks.run(lockKeys, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.attempt(resolved, context);
+        } catch (error) {
+          if (!(error instanceof StaleWriteError)) throw error;
+          if (attempt >= MAX_ATTEMPTS) throw new ConflictError(`Too many concurrent writes: ${error.message}`);
+          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
         }
-      },
-    );
+      }
+    });
   }
 
   /** URN, entity type, key and aspect checks: everything that does not need stored state. */
@@ -112,8 +84,11 @@ export class Ingest {
     return { proposal, urn, entity, aspect, key, ifVersionMatch };
   }
 
-  private async attempt(items: readonly ResolvedProposal[], context: WriteContext): Promise<AppliedChange[]> {
-    const state = await this.load(items);
+  private async attempt(initial: readonly ResolvedProposal[], context: WriteContext): Promise<AppliedChange[]> {
+    const state = new BatchState(this.store);
+    const lookups = state.context(context.actor);
+    const items = [...initial];
+    await this.loadFor(state, items);
     const now = Date.now();
     const stamp: AuditStamp = { time: now, actor: context.actor };
     const writes: AspectWrite[] = [];
@@ -122,7 +97,7 @@ export class Ingest {
     const writtenByBatch = new Set(items.map((i) => `${i.urn.text}\u0000${i.aspect.name}`));
 
     const put = (item: ResolvedProposal, aspect: string, value: unknown, changeType: ChangeType, given?: ClientSystemMetadata): AppliedChange => {
-      const aspects = state.get(item.urn.text)!;
+      const aspects = state.aspects(item.urn.text);
       const current = aspects.get(aspect);
       const base = { urn: item.urn.text, entityType: item.entity.name, aspect };
       if (current && isDeepStrictEqual(current.value, value)) {
@@ -151,7 +126,7 @@ export class Ingest {
     };
 
     const remove = (item: ResolvedProposal, aspect: string): boolean => {
-      const aspects = state.get(item.urn.text)!;
+      const aspects = state.aspects(item.urn.text);
       const current = aspects.get(aspect);
       if (!current) return false;
       writes.push({ kind: 'remove', urn: item.urn.text, aspect, expectedVersion: current.version });
@@ -169,45 +144,39 @@ export class Ingest {
       return true;
     };
 
-    for (const item of items) {
+    // Side effects may append proposals while we go; they run in this same transaction.
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       const { proposal, urn, entity, aspect } = item;
-      const aspects = state.get(urn.text)!;
+      const aspects = state.aspects(urn.text);
       const current = aspects.get(aspect.name);
       const entityExists = aspects.has(entity.keyAspect.name);
-
-      if (item.ifVersionMatch !== undefined) {
-        const actual = current?.version ?? -1;
-        if (actual !== item.ifVersionMatch) {
-          throw new PreconditionError(
-            `Expected version ${item.ifVersionMatch}, actual version ${actual} for aspect ${aspect.name} of ${urn.text}`,
-          );
-        }
-      }
-      if (proposal.changeType === 'CREATE' && current) {
-        throw new ConflictError(`Cannot perform CREATE since the aspect ${aspect.name} of ${urn.text} already exists`);
-      }
-      if (proposal.changeType === 'CREATE_ENTITY' && entityExists) {
-        throw new ConflictError(`Cannot perform CREATE_ENTITY since the entity ${urn.text} already exists`);
-      }
+      this.checkPreconditions(item, current?.version, entityExists);
 
       if (proposal.changeType === 'DELETE') {
-        await this.check(item, current?.value, undefined, context);
+        const change = this.change(item, current?.value, undefined);
+        await this.validate(change, lookups);
         // Deleting the key aspect deletes the whole entity.
         const names = aspect === entity.keyAspect ? [...aspects.keys()] : [aspect.name];
         const changed = names.map((name) => remove(item, name)).some(Boolean);
         results.push({ urn: urn.text, entityType: entity.name, aspect: aspect.name, value: undefined, changed });
+        if (changed) await this.expand(change, lookups, state, items);
         continue;
       }
 
-      const value =
+      let value =
         proposal.changeType === 'PATCH'
           ? applyPatch(current?.value ?? structuredClone(aspect.template), proposal.patch!)
           : proposal.value;
+      for (const plugin of this.plugins.get(aspect.name) ?? []) {
+        if (plugin.mutate) value = await plugin.mutate(this.change(item, current?.value, value), lookups);
+      }
       if (aspect === entity.keyAspect && !isDeepStrictEqual(value, item.key)) {
         throw new ValidationError(`Key aspect ${aspect.name} does not match the URN ${urn.text}`);
       }
       this.registry.validate(aspect, value);
-      await this.check(item, current?.value, value, context);
+      const change = this.change(item, current?.value, value);
+      await this.validate(change, lookups);
 
       if (!entityExists) {
         put(item, entity.keyAspect.name, item.key, 'UPSERT');
@@ -216,52 +185,64 @@ export class Ingest {
         }
       }
       results.push(put(item, aspect.name, value, proposal.changeType, proposal.systemMetadata));
+      await this.expand(change, lookups, state, items);
     }
 
     await this.store.commit({ writes, events });
-    return results;
+    return results.slice(0, initial.length);
   }
 
-  /** Runs the aspect's validators; the first failure rejects the whole request. */
-  private async check(item: ResolvedProposal, previous: unknown, value: unknown, context: WriteContext): Promise<void> {
-    const validators = this.validators.get(item.aspect.name);
-    if (!validators) return;
-    const change: ProposedChange = {
-      urn: item.urn,
-      entity: item.entity,
-      aspect: item.aspect,
-      changeType: item.proposal.changeType,
-      previous,
-      value,
-    };
-    for (const validate of validators) {
-      const errors = await validate(change, { actor: context.actor });
+  private checkPreconditions(item: ResolvedProposal, currentVersion: number | undefined, entityExists: boolean): void {
+    const { proposal, urn, aspect } = item;
+    if (item.ifVersionMatch !== undefined) {
+      const actual = currentVersion ?? -1;
+      if (actual !== item.ifVersionMatch) {
+        throw new PreconditionError(
+          `Expected version ${item.ifVersionMatch}, actual version ${actual} for aspect ${aspect.name} of ${urn.text}`,
+        );
+      }
+    }
+    if (proposal.changeType === 'CREATE' && currentVersion !== undefined) {
+      throw new ConflictError(`Cannot perform CREATE since the aspect ${aspect.name} of ${urn.text} already exists`);
+    }
+    if (proposal.changeType === 'CREATE_ENTITY' && entityExists) {
+      throw new ConflictError(`Cannot perform CREATE_ENTITY since the entity ${urn.text} already exists`);
+    }
+  }
+
+  private change(item: ResolvedProposal, previous: unknown, value: unknown): ProposedChange {
+    return { urn: item.urn, entity: item.entity, aspect: item.aspect, changeType: item.proposal.changeType, previous, value };
+  }
+
+  /** Runs the aspect's validators; the first error rejects the whole request. */
+  private async validate(change: ProposedChange, lookups: ValidationContext): Promise<void> {
+    for (const plugin of this.plugins.get(change.aspect.name) ?? []) {
+      if (!plugin.validate) continue;
+      const errors = await plugin.validate(change, lookups);
       if (errors.length > 0) throw errors[0];
     }
   }
 
-  /** Latest stored values of every aspect the batch touches, per URN. */
-  private async load(items: readonly ResolvedProposal[]): Promise<Map<string, Map<string, CurrentAspect>>> {
-    const urns = [...new Set(items.map((i) => i.urn.text))];
-    const deletesEntity = items.some((i) => i.proposal.changeType === 'DELETE' && i.aspect === i.entity.keyAspect);
-    let names: string[] | undefined;
-    if (!deletesEntity) {
-      const set = new Set<string>();
-      for (const item of items) {
-        set.add(item.aspect.name).add(item.entity.keyAspect.name);
-        for (const [name] of defaultAspects(item.entity, item.key)) set.add(name);
-      }
-      names = [...set];
+  /** Appends the proposals that the change's side effects imply, with their state loaded. */
+  private async expand(change: ProposedChange, lookups: ValidationContext, state: BatchState, items: ResolvedProposal[]): Promise<void> {
+    const added: ResolvedProposal[] = [];
+    for (const plugin of this.plugins.get(change.aspect.name) ?? []) {
+      if (plugin.sideEffects) added.push(...(await plugin.sideEffects(change, lookups)).map((p) => this.resolve(p)));
     }
-    const rows = await this.store.getLatestMany(urns, names);
-    const state = new Map(urns.map((u) => [u, new Map<string, CurrentAspect>()]));
-    for (const row of rows) {
-      state.get(row.urn)!.set(row.aspect, {
-        value: row.value,
-        systemMetadata: row.systemMetadata,
-        version: Number(row.systemMetadata.version),
-      });
+    if (added.length === 0) return;
+    await this.loadFor(state, added);
+    items.push(...added);
+  }
+
+  /** Loads what the proposals touch: their aspects, keys and default aspects (everything for entity deletes). */
+  private async loadFor(state: BatchState, items: readonly ResolvedProposal[]): Promise<void> {
+    const whole = items.filter((i) => i.proposal.changeType === 'DELETE' && i.aspect === i.entity.keyAspect);
+    if (whole.length > 0) await state.load([...new Set(whole.map((i) => i.urn.text))]);
+    const names = new Set<string>();
+    for (const item of items) {
+      names.add(item.aspect.name).add(item.entity.keyAspect.name);
+      for (const [name] of defaultAspects(item.entity, item.key)) names.add(name);
     }
-    return state;
+    await state.load([...new Set(items.map((i) => i.urn.text))], [...names]);
   }
 }

@@ -28,4 +28,5 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      previous_value  TEXT,
      system_metadata TEXT
    );`,
+  `CREATE INDEX aspects_by_name ON aspects (aspect, urn) WHERE version = 0;`,
 ];

@@ -57,6 +57,9 @@ export class SqliteStore implements Store {
       version: db.prepare<[string, string, number], AspectRow>(
         `SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,
       ),
+      scanAspect: db.prepare<[string, string, number], AspectRow>(
+        `SELECT ${COLUMNS} FROM aspects WHERE aspect = ? AND version = 0 AND urn > ? ORDER BY urn LIMIT ?`,
+      ),
       listUrns: db.prepare<[string, string, number], { urn: string }>(
         `SELECT DISTINCT urn FROM aspects WHERE entity_type = ? AND version = 0 AND urn > ? ORDER BY urn LIMIT ?`,
       ),
@@ -98,6 +101,10 @@ export class SqliteStore implements Store {
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
     const row = this.stmt.version.get(urn, aspect, version);
     return row && toStored(row);
+  }
+
+  async scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {
+    return this.stmt.scanAspect.all(aspect, after ?? '', limit).map(toStored);
   }
 
   async listUrns(entityType: string, after: string | undefined, limit: number): Promise<string[]> {

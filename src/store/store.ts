@@ -92,6 +92,8 @@ export interface Store {
   getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]>;
   /** One aspect at a storage version (0 = latest). */
   getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined>;
+  /** Latest values of one aspect across all entities, in URN order, strictly after `after`. */
+  scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]>;
   /** URNs of one entity type in URN order, strictly after `after`. */
   listUrns(entityType: string, after: string | undefined, limit: number): Promise<string[]>;
   /** Applies the whole batch in one transaction, or nothing (StaleWriteError on a lost race). */
