@@ -10,6 +10,7 @@ import { Ingest } from './ingest/ingest.js';
 import { Reader } from './read/read.js';
 import { Registry } from './registry/registry.js';
 import type { Services } from './services.js';
+import { structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
 import { SqliteStore } from './store/sqlite.js';
 import type { Store } from './store/store.js';
 
@@ -22,8 +23,8 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> & {
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const registry = Registry.load();
   const store = options.store ?? new SqliteStore(options.dataDir);
-  const reader = new Reader(store, registry);
-  const ingest = new Ingest(store, registry);
+  const reader = new Reader(store, registry, structuredPropertyReadFilters(store));
+  const ingest = new Ingest(store, registry, structuredPropertyPlugins());
   const services: Services = { registry, store, reader, ingest };
   await bootstrap(registry, reader, ingest);
 

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../errors.js';
+import type { AppliedChange } from '../ingest/proposal.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
 import type { Store, StoredAspect, SystemMetadata } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
@@ -103,6 +104,19 @@ export class Reader {
       entities.push(view(urn, entity, await this.filtered(urn, aspectRows)));
     }
     return { entities, last: more ? page[page.length - 1] : undefined };
+  }
+
+  /** Values just written, shown the way reads show them (read-time filters applied). */
+  async present(changes: readonly AppliedChange[]): Promise<AppliedChange[]> {
+    return Promise.all(
+      changes.map(async (change) => {
+        if (change.value === undefined || !this.filters.has(change.aspect)) return change;
+        let value: unknown = change.value;
+        const urn = parseUrn(change.urn);
+        for (const filter of this.filters.get(change.aspect)!) value = value === undefined ? value : await filter(urn, value);
+        return { ...change, value };
+      }),
+    );
   }
 
   private async filtered(urn: Urn, rows: readonly StoredAspect[]): Promise<Map<string, AspectView>> {

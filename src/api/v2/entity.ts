@@ -56,7 +56,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     { schema: s.batch },
     async (req, reply) => {
       const proposals = batchProposals(req.body, (urn) => checkWriteUrn(req.params.type, urn));
-      const changes = await ingest.ingest(proposals, writeContext(req));
+      const changes = await reader.present(await ingest.ingest(proposals, writeContext(req)));
       if (req.query.async ?? true) {
         return reply.status(202).send([...new Set(proposals.map((p) => p.urn))].map((urn) => ({ urn })));
       }
@@ -126,7 +126,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
         value: req.body,
         ifVersionMatch: header(req, 'if-version-match'),
       };
-      const changes = await ingest.ingest([proposal], writeContext(req));
+      const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       return reply.status(q.async ? 202 : 200).send(changesJson(changes, q.systemMetadata ?? false)[0]);
     },
   );
@@ -143,7 +143,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
         patch: parsePatchDocument(req.body),
         ifVersionMatch: header(req, 'if-version-match'),
       };
-      const changes = await ingest.ingest([proposal], writeContext(req));
+      const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       return changesJson(changes, req.query.systemMetadata ?? false)[0];
     },
   );
