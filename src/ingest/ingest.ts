@@ -179,8 +179,10 @@ export class Ingest {
       await this.validate(change, lookups);
 
       if (!entityExists) {
+        const defaults = defaultAspects(entity, item.key);
+        await state.load([urn.text], defaults.map(([name]) => name));
         put(item, entity.keyAspect.name, item.key, 'UPSERT');
-        for (const [name, defaultValue] of defaultAspects(entity, item.key)) {
+        for (const [name, defaultValue] of defaults) {
           if (!aspects.has(name) && !writtenByBatch.has(`${urn.text}\u0000${name}`)) put(item, name, defaultValue, 'UPSERT');
         }
       }
@@ -234,15 +236,12 @@ export class Ingest {
     items.push(...added);
   }
 
-  /** Loads what the proposals touch: their aspects, keys and default aspects (everything for entity deletes). */
+  /** Loads what the proposals touch: their aspects and keys (everything for entity deletes). */
   private async loadFor(state: BatchState, items: readonly ResolvedProposal[]): Promise<void> {
     const whole = items.filter((i) => i.proposal.changeType === 'DELETE' && i.aspect === i.entity.keyAspect);
     if (whole.length > 0) await state.load([...new Set(whole.map((i) => i.urn.text))]);
     const names = new Set<string>();
-    for (const item of items) {
-      names.add(item.aspect.name).add(item.entity.keyAspect.name);
-      for (const [name] of defaultAspects(item.entity, item.key)) names.add(name);
-    }
+    for (const item of items) names.add(item.aspect.name).add(item.entity.keyAspect.name);
     await state.load([...new Set(items.map((i) => i.urn.text))], [...names]);
   }
 }

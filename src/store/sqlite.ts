@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Checkpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import {
   StaleWriteError,
@@ -19,32 +20,50 @@ interface AspectRow {
   system_metadata: string;
 }
 
+interface PendingCommit {
+  batch: CommitBatch;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 const COLUMNS = 'urn, aspect, version, metadata, system_metadata';
+const ROW_COLUMNS = 'urn, aspect, version, entity_type, metadata, system_metadata, sys_version, created_on, created_by';
+/** Queries naming up to this many aspects get a statement with placeholders; more go through json_each. */
+const LISTED_ASPECTS = 8;
 
 /** The embedded store: one SQLite file in WAL mode, driven synchronously by better-sqlite3. */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly stmt;
-  private readonly commitTx: (batch: CommitBatch) => void;
+  private readonly latestOf: Array<Database.Statement<unknown[], AspectRow>>;
+  private readonly commitGroup: Database.Transaction<(group: readonly CommitBatch[]) => void>;
+  private pending: PendingCommit[] = [];
+  private readonly checkpointer?: Checkpointer;
 
   /** Opens (creating if needed) `<dataDir>/urnbase.db`; `:memory:` gives a private in-memory store. */
   constructor(dataDir: string) {
-    if (dataDir === ':memory:') {
-      this.db = new Database(':memory:');
-    } else {
-      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-      this.db = new Database(join(dataDir, 'urnbase.db'));
-    }
+    const file = dataDir === ':memory:' ? undefined : join(dataDir, 'urnbase.db');
+    if (file) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    this.db = new Database(file ?? ':memory:');
     // NORMAL in WAL mode: a commit survives a process crash; only a power loss can drop the last ones.
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db);
+    if (file) {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Checkpointer(file);
+    }
 
     const db = this.db;
+    const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    this.latestOf = Array.from({ length: LISTED_ASPECTS + 1 }, (_, n) =>
+      db.prepare<unknown[], AspectRow>(
+        `SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND version = 0${n > 0 ? ` AND aspect IN (${placeholders(n)})` : ''}`,
+      ),
+    );
     this.stmt = {
-      latestAll: db.prepare<[string], AspectRow>(`SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND version = 0`),
-      latestSome: db.prepare<[string, string], AspectRow>(
+      latestJson: db.prepare<[string, string], AspectRow>(
         `SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND version = 0 AND aspect IN (SELECT value FROM json_each(?))`,
       ),
       manyAll: db.prepare<[string], AspectRow>(
@@ -66,33 +85,43 @@ export class SqliteStore implements Store {
       current: db.prepare<[string, string], { sys_version: number }>(
         'SELECT sys_version FROM aspects WHERE urn = ? AND aspect = ? AND version = 0',
       ),
+      // The N-th value written is kept as version N. Copying the old latest row into history and
+      // updating the latest in place never moves its key, nor the partial indexes on version = 0.
+      // The sys_version guard is the compare-and-set: no row copied means a concurrent writer won.
       archive: db.prepare(
-        `UPDATE aspects SET version = (SELECT MAX(version) + 1 FROM aspects WHERE urn = @urn AND aspect = @aspect)
-          WHERE urn = @urn AND aspect = @aspect AND version = 0`,
+        `INSERT INTO aspects (${ROW_COLUMNS})
+         SELECT urn, aspect, sys_version, entity_type, metadata, system_metadata, sys_version, created_on, created_by
+           FROM aspects WHERE urn = ? AND aspect = ? AND version = 0 AND sys_version = ?`,
       ),
-      insert: db.prepare(
-        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, sys_version, created_on, created_by)
-         VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+      update: db.prepare(
+        `UPDATE aspects SET metadata = ?, system_metadata = ?, sys_version = ?, created_on = ?, created_by = ?
+          WHERE urn = ? AND aspect = ? AND version = 0`,
       ),
-      touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0'),
+      insert: db.prepare(`INSERT INTO aspects (${ROW_COLUMNS}) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)`),
+      touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0 AND sys_version = ?'),
       remove: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
       event: db.prepare(
         `INSERT INTO change_log (urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
     };
-    this.commitTx = db.transaction((batch: CommitBatch) => {
-      for (const write of batch.writes) this.apply(write);
-      for (const event of batch.events) this.append(event);
+    this.commitGroup = db.transaction((group: readonly CommitBatch[]) => {
+      for (const batch of group) {
+        for (const write of batch.writes) this.apply(write);
+        for (const event of batch.events) this.append(event);
+      }
     });
   }
 
   async getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
-    const rows = aspects ? this.stmt.latestSome.all(urn, JSON.stringify(aspects)) : this.stmt.latestAll.all(urn);
+    const n = aspects?.length ?? 0;
+    const rows =
+      n <= LISTED_ASPECTS ? this.latestOf[n].all(urn, ...(aspects ?? [])) : this.stmt.latestJson.all(urn, JSON.stringify(aspects));
     return rows.map(toStored);
   }
 
   async getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
+    if (urns.length === 1) return this.getLatest(urns[0], aspects);
     const list = JSON.stringify(urns);
     const rows = aspects ? this.stmt.manySome.all(list, JSON.stringify(aspects)) : this.stmt.manyAll.all(list);
     return rows.map(toStored);
@@ -111,39 +140,73 @@ export class SqliteStore implements Store {
     return this.stmt.listUrns.all(entityType, after ?? '', limit).map((r) => r.urn);
   }
 
-  async commit(batch: CommitBatch): Promise<void> {
-    this.commitTx(batch);
+  /**
+   * Group commit: batches that arrive while the event loop is busy are written in one SQLite
+   * transaction, so a commit's fixed cost is shared; every promise settles after that commit.
+   * Should one batch fail (a lost compare-and-set), the group rolls back and each batch is retried
+   * alone, so batches stay all-or-nothing independently of each other.
+   */
+  commit(batch: CommitBatch): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ batch, resolve, reject });
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
+    if (this.checkpointer) this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
   }
 
-  private apply(write: AspectWrite): void {
-    const current = this.stmt.current.get(write.urn, write.aspect)?.sys_version ?? 0;
-    if (current !== write.expectedVersion) {
-      throw new StaleWriteError(`${write.urn} ${write.aspect}: version ${current}, expected ${write.expectedVersion}`);
+  private flush(): void {
+    const group = this.pending;
+    this.pending = [];
+    try {
+      this.commitGroup.immediate(group.map((p) => p.batch));
+      for (const pending of group) pending.resolve();
+    } catch (error) {
+      if (group.length === 1) group[0].reject(error);
+      else this.commitOneByOne(group);
     }
+  }
+
+  private commitOneByOne(group: readonly PendingCommit[]): void {
+    for (const pending of group) {
+      try {
+        this.commitGroup.immediate([pending.batch]);
+        pending.resolve();
+      } catch (error) {
+        pending.reject(error);
+      }
+    }
+  }
+
+  private apply(write: AspectWrite): void {
+    const stale = () => new StaleWriteError(`${write.urn} ${write.aspect}: expected version ${write.expectedVersion}`);
     switch (write.kind) {
       case 'put': {
         const sm = write.systemMetadata;
-        if (current > 0) this.stmt.archive.run({ urn: write.urn, aspect: write.aspect });
-        this.stmt.insert.run(
-          write.urn,
-          write.aspect,
-          write.entityType,
-          JSON.stringify(write.value),
-          JSON.stringify(sm),
-          Number(sm.version),
-          sm.aspectModified.time,
-          sm.aspectModified.actor,
-        );
+        const value = JSON.stringify(write.value);
+        const systemMetadata = JSON.stringify(sm);
+        const version = Number(sm.version);
+        if (write.expectedVersion > 0) {
+          if (this.stmt.archive.run(write.urn, write.aspect, write.expectedVersion).changes === 0) throw stale();
+          this.stmt.update.run(value, systemMetadata, version, sm.aspectModified.time, sm.aspectModified.actor, write.urn, write.aspect);
+        } else if (this.stmt.current.get(write.urn, write.aspect)) {
+          throw stale();
+        } else {
+          this.stmt.insert.run(write.urn, write.aspect, write.entityType, value, systemMetadata, version, sm.aspectModified.time, sm.aspectModified.actor);
+        }
         break;
       }
       case 'touch':
-        this.stmt.touch.run(JSON.stringify(write.systemMetadata), write.urn, write.aspect);
+        if (this.stmt.touch.run(JSON.stringify(write.systemMetadata), write.urn, write.aspect, write.expectedVersion).changes === 0) {
+          throw stale();
+        }
         break;
       case 'remove':
+        if ((this.stmt.current.get(write.urn, write.aspect)?.sys_version ?? 0) !== write.expectedVersion) throw stale();
         this.stmt.remove.run(write.urn, write.aspect);
         break;
     }

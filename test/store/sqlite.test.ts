@@ -68,6 +68,56 @@ describe('SQLite store and the write path', () => {
     await store.close();
   });
 
+  it('group commit: a stale batch fails alone, the others in its group commit', async () => {
+    const store = new SqliteStore(':memory:');
+    const systemMetadata = {
+      version: '1',
+      lastObserved: 1,
+      aspectCreated: { time: 1, actor: 'a' },
+      aspectModified: { time: 1, actor: 'a' },
+    };
+    const put = (u: string) => ({ kind: 'put' as const, urn: u, entityType: 'dataset', aspect: 'status', value: {}, systemMetadata, expectedVersion: 0 });
+    const a = 'urn:li:dataset:(urn:li:dataPlatform:hive,group.a,PROD)';
+    const b = 'urn:li:dataset:(urn:li:dataPlatform:hive,group.b,PROD)';
+    await store.commit({ writes: [put(a)], events: [] });
+    // Issued in the same tick, so they share one transaction.
+    const results = await Promise.allSettled([
+      store.commit({ writes: [put(b)], events: [] }),
+      store.commit({ writes: [put(a)], events: [] }),
+    ]);
+    assert.equal(results[0].status, 'fulfilled');
+    assert.ok(results[1].status === 'rejected' && results[1].reason instanceof StaleWriteError);
+    assert.equal((await store.getLatest(b, ['status'])).length, 1);
+    await store.close();
+  });
+
+  it('keeps writing while the checkpointer thread copies the log back, and reopens intact', async () => {
+    const sub = mkdtempSync(join(tmpdir(), 'urnbase-ckpt-'));
+    try {
+      const store = new SqliteStore(sub);
+      const ingest = new Ingest(store, registry);
+      const urns = Array.from({ length: 200 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,ckpt${i},PROD)`);
+      for (let round = 0; round < 10; round++) {
+        await Promise.all(
+          urns.map((u) => ingest.ingest([{ urn: u, aspect: 'globalTags', changeType: 'UPSERT', value: { tags: [{ tag: `urn:li:tag:r${round}` }] } }], context)),
+        );
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await store.close();
+      const reopened = new SqliteStore(sub);
+      const rows = await reopened.getLatestMany(urns, ['globalTags']);
+      assert.equal(rows.length, 200);
+      for (const row of rows) {
+        assert.deepEqual(row.value, { tags: [{ tag: 'urn:li:tag:r9' }] });
+        assert.equal(row.systemMetadata.version, '10');
+      }
+      assert.deepEqual((await reopened.getVersion(urns[0], 'globalTags', 3))?.value, { tags: [{ tag: 'urn:li:tag:r2' }] });
+      await reopened.close();
+    } finally {
+      rmSync(sub, { recursive: true, force: true });
+    }
+  });
+
   it('loses no update when concurrent patches of one aspect race, within and across write paths', async () => {
     const store = new SqliteStore(':memory:');
     // Yield between reading and committing so that the 50 writers really interleave.
