@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 import { buildApp } from './app.js';
+import { propertiesCommand } from './cli/properties.js';
 import { ConfigError, loadConfig, OPTION_HELP } from './config.js';
 
 const USAGE = `usage: urnbase serve [options]
+       urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
+       urnbase properties list [--url URL] [--token TOKEN]
 
-options (each also an environment variable):
+serve options (each also an environment variable):
 ${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o.default}`).join('\n')}
 `;
 
@@ -25,6 +28,9 @@ async function main(): Promise<void> {
   switch (command) {
     case 'serve':
       return serve(rest);
+    case 'properties':
+      process.exitCode = await propertiesCommand(rest, (line) => process.stdout.write(`${line}\n`));
+      return;
     case undefined:
     case 'help':
     case '--help':

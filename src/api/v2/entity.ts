@@ -56,11 +56,11 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     { schema: s.batch },
     async (req, reply) => {
       const proposals = batchProposals(req.body, (urn) => checkWriteUrn(req.params.type, urn));
-      const changes = await reader.present(await ingest.ingest(proposals, writeContext(req)));
+      const changes = await ingest.ingest(proposals, writeContext(req));
       if (req.query.async ?? true) {
         return reply.status(202).send([...new Set(proposals.map((p) => p.urn))].map((urn) => ({ urn })));
       }
-      return changesJson(changes, req.query.systemMetadata ?? false);
+      return changesJson(await reader.present(changes), req.query.systemMetadata ?? false);
     },
   );
 

@@ -1,0 +1,34 @@
+/** A small HTTP client for the CLI commands that talk to a running urnbase. */
+export interface ClientOptions {
+  url: string;
+  token?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+}
+
+export class ApiClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  async request(method: string, path: string, body?: unknown): Promise<ApiResponse> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, this.options.url), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      throw new Error(`cannot reach urnbase at ${this.options.url}: ${(error as Error).cause ?? (error as Error).message}`);
+    }
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+}
+
+/** The message of an error body `{error, message}`. */
+export function errorMessage(response: ApiResponse): string {
+  const body = response.body as { error?: string; message?: string } | undefined;
+  return body?.message ?? body?.error ?? `HTTP ${response.status}`;
+}

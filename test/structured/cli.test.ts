@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { propertiesCommand } from '../../src/cli/properties.js';
+import { propertiesFromYaml, YamlPropertyError } from '../../src/structured/yaml.js';
+import { testApp, type TestApp } from '../helpers.js';
+
+const EXAMPLE = `
+- id: io.acryl.privacy.retentionTime
+  qualified_name: io.acryl.privacy.retentionTime
+  type: number
+  cardinality: MULTIPLE
+  display_name: Retention Time
+  entity_types:
+    - dataset
+    - urn:li:entityType:datahub.dataFlow
+  description: "Retention Time is used to figure out how long to retain records in a dataset"
+  allowed_values:
+    - value: 30
+      description: 30 days, usually reserved for datasets that are ephemeral and contain pii
+    - value: 365
+- urn: urn:li:structuredProperty:io.acryl.dataManagement.steward
+  type: URN
+  type_qualifier:
+    allowed_types:
+      - corpuser
+      - corpGroup
+  display_name: Steward
+  entity_types: [dataset]
+  immutable: true
+  version: '20240614080000'
+`;
+
+describe('structured property YAML (datahub properties upsert format)', () => {
+  it('maps every field to a definition', () => {
+    assert.deepEqual(propertiesFromYaml(EXAMPLE, 'props.yaml'), [
+      {
+        urn: 'urn:li:structuredProperty:io.acryl.privacy.retentionTime',
+        definition: {
+          qualifiedName: 'io.acryl.privacy.retentionTime',
+          valueType: 'urn:li:dataType:datahub.number',
+          cardinality: 'MULTIPLE',
+          entityTypes: ['urn:li:entityType:datahub.dataset', 'urn:li:entityType:datahub.dataFlow'],
+          displayName: 'Retention Time',
+          description: 'Retention Time is used to figure out how long to retain records in a dataset',
+          allowedValues: [
+            { value: { double: 30 }, description: '30 days, usually reserved for datasets that are ephemeral and contain pii' },
+            { value: { double: 365 } },
+          ],
+        },
+      },
+      {
+        urn: 'urn:li:structuredProperty:io.acryl.dataManagement.steward',
+        definition: {
+          qualifiedName: 'io.acryl.dataManagement.steward',
+          valueType: 'urn:li:dataType:datahub.urn',
+          cardinality: 'SINGLE',
+          entityTypes: ['urn:li:entityType:datahub.dataset'],
+          displayName: 'Steward',
+          typeQualifier: { allowedTypes: ['urn:li:entityType:datahub.corpuser', 'urn:li:entityType:datahub.corpGroup'] },
+          immutable: true,
+          version: '20240614080000',
+        },
+      },
+    ]);
+  });
+
+  const bad: Array<[string, string, string]> = [
+    ['no id', '- type: string\n  entity_types: [dataset]', 'p.yaml: [0].id: one of id, urn or qualified_name is required'],
+    ['an unknown type', '- id: a\n  type: numbr\n  entity_types: [dataset]', 'p.yaml: [0].type: unknown type "numbr" (expected one of string, rich_text, number, date, urn)'],
+    ['no entity types', '- id: a\n  type: string', 'p.yaml: [0].entity_types: expected a non-empty list of entity types'],
+    ['a text allowed value for a number', '- id: a\n  type: number\n  entity_types: [dataset]\n  allowed_values:\n    - value: ten', 'p.yaml: [0].allowed_values[0].value: expected a number for a number property'],
+    ['a mismatched qualified_name', '- id: a\n  qualified_name: b\n  type: string\n  entity_types: [dataset]', 'p.yaml: [0].qualified_name: "b" must equal the id "a"'],
+    ['an unknown field', '- id: a\n  type: string\n  entity_types: [dataset]\n  colour: red', 'p.yaml: [0].colour: unknown field (expected one of id, urn, qualified_name, type, cardinality, display_name, description, entity_types, allowed_values, type_qualifier, immutable, version)'],
+    ['a document that is not a list', 'id: a', 'p.yaml: expected a list of properties'],
+  ];
+  for (const [why, text, message] of bad) {
+    it(`points at the spot for ${why}`, () => {
+      assert.throws(() => propertiesFromYaml(text, 'p.yaml'), (e: unknown) => e instanceof YamlPropertyError && e.message === message);
+    });
+  }
+});
+
+describe('urnbase properties upsert / list', () => {
+  let t: TestApp;
+  let url: string;
+  const dir = mkdtempSync(join(tmpdir(), 'urnbase-props-'));
+  before(async () => {
+    t = await testApp();
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await t.app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = async (...argv: string[]) => {
+    const lines: string[] = [];
+    const code = await propertiesCommand([...argv, '--url', url], (line) => lines.push(line));
+    return { code, lines };
+  };
+
+  it('creates, then reports unchanged, then updated, and reports validation errors per property', async () => {
+    const file = join(dir, 'props.yaml');
+    writeFileSync(file, EXAMPLE);
+    assert.deepEqual(await run('upsert', '-f', file), {
+      code: 0,
+      lines: ['created   urn:li:structuredProperty:io.acryl.privacy.retentionTime', 'created   urn:li:structuredProperty:io.acryl.dataManagement.steward'],
+    });
+    assert.deepEqual(await run('upsert', '-f', file), {
+      code: 0,
+      lines: ['unchanged urn:li:structuredProperty:io.acryl.privacy.retentionTime', 'unchanged urn:li:structuredProperty:io.acryl.dataManagement.steward'],
+    });
+    writeFileSync(file, EXAMPLE.replace('display_name: Steward', 'display_name: Data steward').replace('    - value: 365\n', ''));
+    assert.deepEqual(await run('upsert', '-f', file), {
+      code: 1,
+      lines: [
+        'error     urn:li:structuredProperty:io.acryl.privacy.retentionTime: Cannot restrict values that were previously allowed: urn:li:structuredProperty:io.acryl.privacy.retentionTime no longer allows {double=365}; raise the version (yyyyMMddHHmmss) to make this breaking change',
+        'updated   urn:li:structuredProperty:io.acryl.dataManagement.steward',
+      ],
+    });
+  });
+
+  it('reports a file error with the file and the spot', async () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, '- id: a\n  type: numbr\n  entity_types: [dataset]\n');
+    assert.deepEqual(await run('upsert', '-f', file), {
+      code: 1,
+      lines: [`error     ${file}: [0].type: unknown type "numbr" (expected one of string, rich_text, number, date, urn)`],
+    });
+  });
+
+  it('lists definitions with type, cardinality, entity types and soft deletion', async () => {
+    await t.call({
+      method: 'POST',
+      url: `/openapi/v2/entity/structuredProperty/${encodeURIComponent('urn:li:structuredProperty:io.acryl.dataManagement.steward')}/status`,
+      payload: { removed: true },
+    });
+    assert.deepEqual(await run('list'), {
+      code: 0,
+      lines: [
+        'urn:li:structuredProperty:io.acryl.dataManagement.steward  urn  SINGLE  dataset  (soft deleted)',
+        'urn:li:structuredProperty:io.acryl.privacy.retentionTime  number  MULTIPLE  dataset,dataFlow',
+      ],
+    });
+  });
+});
