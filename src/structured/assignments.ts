@@ -43,6 +43,21 @@ function assignments(aspect: unknown): Assignment[] {
   return (aspect as StructuredPropertiesAspect | undefined)?.properties ?? [];
 }
 
+/** Entries of `list` whose values differ in `other` (or that `other` lacks). */
+function changedEntries(list: readonly Assignment[], other: readonly Assignment[]): Assignment[] {
+  const byUrn = new Map(other.map((a) => [a.propertyUrn, a]));
+  return list.filter((a) => !isDeepStrictEqual(byUrn.get(a.propertyUrn)?.values, a.values));
+}
+
+/** Definitions and statuses of the properties, in one batched lookup each. */
+async function propertiesOf(urns: readonly string[], context: ValidationContext) {
+  const [definitions, statuses] = await Promise.all([context.getMany(urns, 'propertyDefinition'), context.getMany(urns, 'status')]);
+  return {
+    definition: (urn: string) => definitions.get(urn) as PropertyDefinition | undefined,
+    softDeleted: (urn: string) => isSoftDeleted(statuses.get(urn)),
+  };
+}
+
 function duplicateProblems(list: readonly Assignment[]): string[] {
   const seen = new Set<string>();
   const problems: string[] = [];
@@ -54,22 +69,17 @@ function duplicateProblems(list: readonly Assignment[]): string[] {
 }
 
 async function valueProblems(change: ProposedChange, context: ValidationContext): Promise<string[]> {
-  const before = new Map(assignments(change.previous).map((a) => [a.propertyUrn, a]));
-  const touched = assignments(change.value).filter((a) => !isDeepStrictEqual(before.get(a.propertyUrn)?.values, a.values));
+  const touched = changedEntries(assignments(change.value), assignments(change.previous));
   if (touched.length === 0) return [];
-  const urns = touched.map((a) => a.propertyUrn);
-  const [definitions, statuses] = await Promise.all([
-    context.getMany(urns, 'propertyDefinition'),
-    context.getMany(urns, 'status'),
-  ]);
+  const properties = await propertiesOf(touched.map((a) => a.propertyUrn), context);
   const problems: string[] = [];
   for (const { propertyUrn, values } of touched) {
-    const definition = definitions.get(propertyUrn) as PropertyDefinition | undefined;
+    const definition = properties.definition(propertyUrn);
     if (!definition) {
       problems.push(`Structured Property ${propertyUrn} does not exist`);
       continue;
     }
-    if (isSoftDeleted(statuses.get(propertyUrn))) {
+    if (properties.softDeleted(propertyUrn)) {
       problems.push(`Cannot apply a soft deleted Structured Property value: ${propertyUrn}`);
       continue;
     }
@@ -98,19 +108,14 @@ async function valueProblems(change: ProposedChange, context: ValidationContext)
 
 /** Once assigned, values of a live immutable property cannot change or be removed (values only, not audit fields). */
 async function immutabilityProblems(change: ProposedChange, next: readonly Assignment[], context: ValidationContext): Promise<string[]> {
-  const after = new Map(next.map((a) => [a.propertyUrn, a]));
-  const changed = assignments(change.previous).filter((a) => !isDeepStrictEqual(after.get(a.propertyUrn)?.values, a.values));
+  const changed = changedEntries(assignments(change.previous), next);
   if (changed.length === 0) return [];
-  const urns = changed.map((a) => a.propertyUrn);
-  const [definitions, statuses] = await Promise.all([
-    context.getMany(urns, 'propertyDefinition'),
-    context.getMany(urns, 'status'),
-  ]);
+  const properties = await propertiesOf(changed.map((a) => a.propertyUrn), context);
+  const kept = new Set(next.map((a) => a.propertyUrn));
   return changed
-    .filter((a) => (definitions.get(a.propertyUrn) as PropertyDefinition | undefined)?.immutable === true)
-    .filter((a) => !isSoftDeleted(statuses.get(a.propertyUrn)))
+    .filter((a) => properties.definition(a.propertyUrn)?.immutable === true && !properties.softDeleted(a.propertyUrn))
     .map((a) =>
-      after.has(a.propertyUrn)
+      kept.has(a.propertyUrn)
         ? `Cannot mutate an immutable property: ${a.propertyUrn}`
         : `Cannot delete an immutable property: ${a.propertyUrn}`,
     );

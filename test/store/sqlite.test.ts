@@ -54,29 +54,27 @@ describe('SQLite store and the write path', () => {
     await second.close();
   });
 
+  /** A raw store write creating `status` on `target` (expecting it to be absent). */
+  const createStatus = (target: string) => ({
+    kind: 'put' as const,
+    urn: target,
+    entityType: 'dataset',
+    aspect: 'status',
+    value: {},
+    systemMetadata: { version: '1', lastObserved: 1, aspectCreated: { time: 1, actor: 'a' }, aspectModified: { time: 1, actor: 'a' } },
+    expectedVersion: 0,
+  });
+
   it('refuses a write computed from a stale version (compare-and-set)', async () => {
     const store = new SqliteStore(':memory:');
-    const systemMetadata = {
-      version: '1',
-      lastObserved: 1,
-      aspectCreated: { time: 1, actor: 'a' },
-      aspectModified: { time: 1, actor: 'a' },
-    };
-    const put = { kind: 'put' as const, urn, entityType: 'dataset', aspect: 'status', value: {}, systemMetadata, expectedVersion: 0 };
-    await store.commit({ writes: [put], events: [] });
-    await assert.rejects(store.commit({ writes: [put], events: [] }), StaleWriteError);
+    await store.commit({ writes: [createStatus(urn)], events: [] });
+    await assert.rejects(store.commit({ writes: [createStatus(urn)], events: [] }), StaleWriteError);
     await store.close();
   });
 
   it('group commit: a stale batch fails alone, the others in its group commit', async () => {
     const store = new SqliteStore(':memory:');
-    const systemMetadata = {
-      version: '1',
-      lastObserved: 1,
-      aspectCreated: { time: 1, actor: 'a' },
-      aspectModified: { time: 1, actor: 'a' },
-    };
-    const put = (u: string) => ({ kind: 'put' as const, urn: u, entityType: 'dataset', aspect: 'status', value: {}, systemMetadata, expectedVersion: 0 });
+    const put = createStatus;
     const a = 'urn:li:dataset:(urn:li:dataPlatform:hive,group.a,PROD)';
     const b = 'urn:li:dataset:(urn:li:dataPlatform:hive,group.b,PROD)';
     await store.commit({ writes: [put(a)], events: [] });
