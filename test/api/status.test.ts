@@ -54,3 +54,25 @@ describe('server status, API document and unknown routes', () => {
     assert.deepEqual(res.body, { error: 'No endpoint PUT /openapi/v2/entity/dataset.' });
   });
 });
+
+describe('real faults', () => {
+  it('answer 500 with a generic body and the request id, never the internal message', async () => {
+    const { buildApp } = await import('../../src/app.js');
+    const { SqliteStore } = await import('../../src/store/sqlite.js');
+    const store = new SqliteStore(':memory:');
+    const { app } = await buildApp({ dataDir: ':memory:', logLevel: 'silent', bodyLimit: 1024, store });
+    store.getLatest = async () => {
+      throw new Error('disk on fire at /secret/path');
+    };
+    const res = await app.inject({ method: 'GET', url: `/openapi/v2/entity/tag/${encodeURIComponent('urn:li:tag:x')}` });
+    assert.equal(res.statusCode, 500);
+    const body = JSON.parse(res.body);
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'requestId']);
+    assert.equal(body.error, 'Internal server error occurred');
+    assert.match(body.requestId, /^req-/);
+    assert.doesNotMatch(res.body, /secret/);
+    const health = await app.inject({ method: 'GET', url: '/health' });
+    assert.equal(health.statusCode, 200, 'the server keeps answering');
+    await app.close();
+  });
+});
