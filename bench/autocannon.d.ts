@@ -1,7 +1,7 @@
 /** The slice of autocannon 8's programmatic API that the benchmark uses (the package ships no types). */
 declare module 'autocannon' {
   export interface Request {
-    method?: 'GET' | 'POST';
+    method?: 'GET' | 'POST' | 'PATCH';
     path?: string;
     headers?: Record<string, string>;
     body?: string;

@@ -1,0 +1,333 @@
+/**
+ * What the load benchmarks share: settings, the bare and urnbase child processes, the seeded
+ * datasets, the bare baseline, interleaved autocannon rounds, write verification and the report.
+ * A benchmark is a Suite handed to runSuite. The machine is small and shared, so each scenario
+ * runs in several interleaved rounds and we report medians and ratios against the bare server.
+ *
+ * options: [--duration <s>] [--rounds <n>] [--connections <n>] [--quick] [--profile <dir>]
+ *   --quick (or BENCH_QUICK=1)  1 s per run, 1 round: a smoke check
+ *   --profile <dir>             run urnbase under node --cpu-prof, profiles written to <dir>
+ */
+import autocannon, { type Request, type Result } from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
+const URNBASE_MAIN = path.resolve(HERE, '../src/main.js');
+const BARE_MAIN = path.resolve(HERE, 'bare-server.js');
+
+interface Settings {
+  duration: number;
+  rounds: number;
+  connections: number;
+  warmup: number;
+  profileDir?: string;
+}
+
+function settings(): Settings {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '10' },
+      quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
+      profile: { type: 'string' },
+    },
+  });
+  const positive = (name: string, raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} expects a positive integer, got ${JSON.stringify(raw)}`);
+    return n;
+  };
+  const duration = values.quick ? 1 : positive('duration', values.duration);
+  return {
+    duration,
+    rounds: values.quick ? 1 : positive('rounds', values.rounds),
+    connections: positive('connections', values.connections),
+    warmup: Math.min(2, duration),
+    profileDir: values.profile && path.resolve(values.profile),
+  };
+}
+
+// ---------------------------------------------------------------- child processes
+
+const children = new Set<ChildProcess>();
+const tmpDirs = new Set<string>();
+// A synchronous last resort, for crashes and interrupts: never leave servers or data behind.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of tmpDirs) rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(130));
+}
+
+function start(name: string, args: string[]): ChildProcess {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  children.add(child);
+  child.once('exit', (code, signal) => {
+    if (children.delete(child)) process.stderr.write(`${name} exited unexpectedly (code ${code}, signal ${signal})\n`);
+  });
+  return child;
+}
+
+/** SIGTERM lets urnbase close the store (and write a CPU profile); SIGKILL if it lingers. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (!children.delete(child) || child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server for ${url} exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer within 30 s`);
+}
+
+// ---------------------------------------------------------------- workload
+
+export const DATASETS = 1000;
+export const SEED_BATCH = 100;
+export const JSON_HEADERS = { 'content-type': 'application/json' };
+export const V2 = '/openapi/v2/entity';
+
+export const datasetUrns = Array.from(
+  { length: DATASETS },
+  (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench.table_${String(i).padStart(5, '0')},PROD)`,
+);
+export const encodedUrns = datasetUrns.map(encodeURIComponent);
+export const seedTags = (i: number) => ({
+  tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:tier1' }, { tag: `urn:li:tag:t${i}` }],
+});
+
+// Shared by all connections: requests rotate over the datasets; every upsert body is new.
+let nextDataset = 0;
+let nextTag = 1_000_000;
+export const pickDataset = (): string => encodedUrns[nextDataset++ % encodedUrns.length];
+export const freshTagsBody = (): string => JSON.stringify(seedTags(nextTag++));
+
+export interface Scenario {
+  name: string;
+  server: 'bare' | 'urnbase';
+  /** Each 2xx answer must have stored one new version: checked by Suite.writtenVersions. */
+  writes?: boolean;
+  /** The varying part of each request. */
+  request: () => Request;
+}
+
+export const BARE_GET: Scenario = { name: 'bare GET', server: 'bare', request: () => ({ method: 'GET', path: `/bare/${pickDataset()}` }) };
+/** The baseline of every write benchmark. */
+export const BARE_POST: Scenario = {
+  name: 'bare POST',
+  server: 'bare',
+  request: () => ({ method: 'POST', path: `/bare/${pickDataset()}`, headers: JSON_HEADERS, body: freshTagsBody() }),
+};
+
+export async function expectOk(res: Response, what: string): Promise<unknown> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${what}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as unknown;
+}
+
+/** POSTs the datasets through the batch API, SEED_BATCH at a time, with aspects(i) for dataset i. */
+export async function seedDatasets(base: string, aspects: (i: number) => Record<string, { value: unknown }>): Promise<void> {
+  for (let start = 0; start < DATASETS; start += SEED_BATCH) {
+    const body = datasetUrns.slice(start, start + SEED_BATCH).map((urn, j) => ({ urn, aspects: aspects(start + j) }));
+    await expectOk(
+      await fetch(`${base}${V2}/dataset?async=false`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }),
+      'seeding',
+    );
+  }
+}
+
+/** The version of a dataset aspect (0 when it has none), read back through the API. */
+export async function aspectVersion(base: string, encodedUrn: string, aspect: string): Promise<number> {
+  const res = await fetch(`${base}${V2}/dataset/${encodedUrn}/${aspect}?systemMetadata=true`);
+  if (res.status === 404) {
+    await res.arrayBuffer();
+    return 0;
+  }
+  const body = (await expectOk(res, 'reading a version')) as { systemMetadata: { version: string } };
+  return Number(body.systemMetadata.version);
+}
+
+async function run(base: string, scenario: Scenario, duration: number, connections: number): Promise<Result> {
+  return autocannon({
+    url: base,
+    connections,
+    duration,
+    requests: [{ setupRequest: (request) => ({ ...request, ...scenario.request() }) }],
+  });
+}
+
+// ---------------------------------------------------------------- suite
+
+export interface Suite {
+  title: string;
+  /** What is seeded, for the settings line. */
+  seeded: string;
+  scenarios: Scenario[];
+  seed: (base: string) => Promise<void>;
+  /** What the writing scenarios' requests are called in the verification line. */
+  writes: string;
+  /** How many new versions the writing scenarios stored, over all datasets. */
+  writtenVersions: (base: string) => Promise<number>;
+  /** Median req/s of scenario over median req/s of baseline, against target. */
+  ratios: { label: string; scenario: string; baseline: string; target: number }[];
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function describeFailures(r: Result): string | undefined {
+  if (r.non2xx === 0 && r.errors === 0) return undefined;
+  const codes = Object.entries(r.statusCodeStats)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${code}×${count}`)
+    .join(' ');
+  return `${r.non2xx} non-2xx (${codes || 'none'}), ${r.errors} errors, ${r.timeouts} timeouts`;
+}
+
+async function measure(suite: Suite): Promise<void> {
+  const s = settings();
+  console.log(suite.title);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.arch()}, ` +
+      `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  console.log(
+    `${s.connections} connections, ${s.warmup} s warm-up per scenario, ${s.rounds} round(s) of ${s.duration} s per scenario, ` +
+      `${suite.seeded}${s.profileDir ? `, urnbase under --cpu-prof → ${s.profileDir}` : ''}\n`,
+  );
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'urnbase-bench-'));
+  tmpDirs.add(dataDir);
+  const [barePort, urnbasePort] = [await freePort(), await freePort()];
+  const bases = { bare: `http://127.0.0.1:${barePort}`, urnbase: `http://127.0.0.1:${urnbasePort}` };
+  const profileArgs = s.profileDir ? ['--cpu-prof', '--cpu-prof-dir', s.profileDir] : [];
+  const bare = start('bare server', [BARE_MAIN, String(barePort)]);
+  const urnbase = start('urnbase', [
+    ...profileArgs,
+    URNBASE_MAIN,
+    'serve',
+    ...['--port', String(urnbasePort), '--data-dir', dataDir, '--log-level', 'warn'],
+  ]);
+  try {
+    await waitUntilUp(`${bases.bare}/bare/up`, bare);
+    await waitUntilUp(`${bases.urnbase}/health`, urnbase);
+    await suite.seed(bases.urnbase);
+
+    let writesOk = 0;
+    const invalid: string[] = [];
+    const check = (scenario: Scenario, r: Result, label: string): void => {
+      if (scenario.writes) writesOk += r['2xx'];
+      const failure = describeFailures(r);
+      if (failure) {
+        invalid.push(`${scenario.name} ${label}: ${failure}`);
+        console.log(`!!! INVALID RUN: ${scenario.name} ${label}: ${failure}`);
+      }
+    };
+
+    for (const scenario of suite.scenarios) {
+      check(scenario, await run(bases[scenario.server], scenario, s.warmup, s.connections), 'warm-up');
+    }
+    const results = new Map<Scenario, Result[]>(suite.scenarios.map((sc) => [sc, []]));
+    for (let round = 1; round <= s.rounds; round++) {
+      const line: string[] = [];
+      for (const scenario of suite.scenarios) {
+        const r = await run(bases[scenario.server], scenario, s.duration, s.connections);
+        check(scenario, r, `round ${round}`);
+        results.get(scenario)!.push(r);
+        line.push(`${scenario.name} ${fmt(r.requests.average)}`);
+      }
+      console.log(`round ${round}: ${line.join(' | ')} req/s`);
+    }
+
+    // Requests still in flight when a run ends are written but not counted: up to one per connection.
+    const writers = suite.scenarios.filter((sc) => sc.writes);
+    const written = await suite.writtenVersions(bases.urnbase);
+    const inFlight = s.connections * (s.rounds + 1) * writers.length;
+    if (written < writesOk || written > writesOk + inFlight) {
+      const names = writers.map((sc) => sc.name).join(' + ');
+      invalid.push(`${names}: ${writesOk} ${suite.writes} answered 2xx but ${written} new versions were stored`);
+    }
+    console.log(
+      `${suite.writes} verified: ${writesOk} answered 2xx, ${written} new aspect versions stored (≤ ${inFlight} in flight at run ends)\n`,
+    );
+
+    const header = ['scenario', 'req/s median', 'per round', 'p50 ms', 'p99 ms', 'non-2xx'];
+    const rows = suite.scenarios.map((scenario) => {
+      const rs = results.get(scenario)!;
+      return [
+        scenario.name,
+        fmt(median(rs.map((r) => r.requests.average))),
+        rs.map((r) => fmt(r.requests.average)).join(' / '),
+        fmt(median(rs.map((r) => r.latency.p50)), 1),
+        fmt(median(rs.map((r) => r.latency.p99)), 1),
+        String(rs.reduce((n, r) => n + r.non2xx, 0)),
+      ];
+    });
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+    for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
+    console.log();
+
+    const rate = (name: string) => median(results.get(suite.scenarios.find((sc) => sc.name === name)!)!.map((r) => r.requests.average));
+    const labelWidth = Math.max(22, ...suite.ratios.map((r) => r.label.length));
+    for (const { label, scenario, baseline, target } of suite.ratios) {
+      const ratio = rate(scenario) / rate(baseline);
+      const verdict = invalid.length ? 'INVALID' : ratio >= target ? 'PASS' : 'FAIL';
+      console.log(`${label.padEnd(labelWidth)} ${ratio.toFixed(2)}×  target ≥ ${target.toFixed(2)}×  ${verdict}`);
+    }
+    if (invalid.length) {
+      console.log(`\n!!! THESE FIGURES ARE INVALID: ${invalid.length} run(s) had failed requests:`);
+      for (const line of invalid) console.log(`!!!   ${line}`);
+    }
+  } finally {
+    await Promise.all([stop(bare), stop(urnbase)]);
+    await rm(dataDir, { recursive: true, force: true });
+    tmpDirs.delete(dataDir);
+  }
+}
+
+/** Runs the suite and prints its report; a missed target still exits 0, a broken run exits 1. */
+export function runSuite(suite: Suite): void {
+  measure(suite).catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  });
+}
