@@ -28,14 +28,16 @@ interface PendingCommit {
 
 const COLUMNS = 'urn, aspect, version, metadata, system_metadata';
 const ROW_COLUMNS = 'urn, aspect, version, entity_type, metadata, system_metadata, sys_version, created_on, created_by';
-/** Queries naming up to this many aspects get a statement with placeholders; more go through json_each. */
+/** Queries naming up to this many aspects (and URNs) get statements with placeholders; more go through json_each. */
 const LISTED_ASPECTS = 8;
+const LISTED_URNS = 16;
 
 /** The embedded store: one SQLite file in WAL mode, driven synchronously by better-sqlite3. */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly latestOf: Array<Database.Statement<unknown[], AspectRow>>;
+  private readonly manyStatements = new Map<number, Database.Statement<unknown[], AspectRow>>();
   private readonly commitGroup: Database.Transaction<(group: readonly CommitBatch[]) => void>;
   private pending: PendingCommit[] = [];
   private readonly checkpointer?: Checkpointer;
@@ -122,9 +124,27 @@ export class SqliteStore implements Store {
 
   async getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
     if (urns.length === 1) return this.getLatest(urns[0], aspects);
+    const names = aspects?.length ?? 0;
+    if (urns.length <= LISTED_URNS && names <= LISTED_ASPECTS) {
+      return this.latestOfMany(urns.length, names).all(...urns, ...(aspects ?? [])).map(toStored);
+    }
     const list = JSON.stringify(urns);
     const rows = aspects ? this.stmt.manySome.all(list, JSON.stringify(aspects)) : this.stmt.manyAll.all(list);
     return rows.map(toStored);
+  }
+
+  /** Statements with placeholders for small lists: SQLite plans them far better than json_each. */
+  private latestOfMany(urns: number, aspects: number): Database.Statement<unknown[], AspectRow> {
+    const key = urns * (LISTED_ASPECTS + 1) + aspects;
+    let statement = this.manyStatements.get(key);
+    if (!statement) {
+      const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+      statement = this.db.prepare<unknown[], AspectRow>(
+        `SELECT ${COLUMNS} FROM aspects WHERE urn IN (${list(urns)}) AND version = 0${aspects > 0 ? ` AND aspect IN (${list(aspects)})` : ''}`,
+      );
+      this.manyStatements.set(key, statement);
+    }
+    return statement;
   }
 
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {

@@ -1,0 +1,99 @@
+/**
+ * Structured-property benchmark: requests/s of validated structured-property writes (replacing
+ * all values with POST, one value with a JSON patch), against the bare server's POST route
+ * (see harness.ts for how it is run and reported).
+ *
+ * usage: node dist/bench/structured.js [--duration <s>] [--rounds <n>] [--connections <n>]
+ *                                      [--quick] [--profile <dir>]
+ */
+import { BARE_POST, DATASETS, JSON_HEADERS, V2, aspectVersion, encodedUrns, expectOk, pickDataset, runSuite, seedDatasets } from './harness.js';
+
+const property = (qualifiedName: string) => `urn:li:structuredProperty:${qualifiedName}`;
+const TIER = property('bench.tier');
+const RETENTION = property('bench.retention');
+const REVIEWED = property('bench.reviewed');
+const TIERS = ['gold', 'silver', 'bronze'];
+
+const definition = (qualifiedName: string, type: string, extra: object = {}) => ({
+  qualifiedName,
+  valueType: `urn:li:dataType:datahub.${type}`,
+  cardinality: 'SINGLE',
+  entityTypes: ['urn:li:entityType:datahub.dataset'],
+  ...extra,
+});
+const DEFINITIONS = [
+  definition('bench.tier', 'string', { allowedValues: TIERS.map((string) => ({ value: { string } })) }),
+  definition('bench.retention', 'number'),
+  definition('bench.reviewed', 'date'),
+];
+
+// Shared by all connections and both scenarios: retention is new in every request, so every
+// request stores a new version; tier and the review date change along with it.
+let next = 1;
+const DAY = 86_400_000;
+const EPOCH = Date.UTC(2000, 0, 1);
+const assignments = (n: number) => [
+  { propertyUrn: TIER, values: [{ string: TIERS[n % TIERS.length] }] },
+  { propertyUrn: RETENTION, values: [{ double: n }] },
+  { propertyUrn: REVIEWED, values: [{ string: new Date(EPOCH + (n % 20_000) * DAY).toISOString().slice(0, 10) }] },
+];
+const retentionPatch = (n: number) => ({
+  patch: [{ op: 'add', path: `/properties/${RETENTION}`, value: { propertyUrn: RETENTION, values: [{ double: n }] } }],
+  arrayPrimaryKeys: { properties: ['propertyUrn'] },
+});
+
+const VALUES = (urn: string) => `${V2}/dataset/${urn}/structuredProperties`;
+const post = (base: string, path: string, body: unknown) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
+
+runSuite({
+  title: 'urnbase structured-property write benchmark',
+  seeded: `${DATASETS} seeded datasets, ${DEFINITIONS.length} structured property definitions`,
+  scenarios: [
+    BARE_POST,
+    {
+      name: 'structured POST',
+      server: 'urnbase',
+      writes: true,
+      request: () => ({
+        method: 'POST',
+        path: VALUES(pickDataset()),
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ properties: assignments(next++) }),
+      }),
+    },
+    {
+      name: 'structured PATCH',
+      server: 'urnbase',
+      writes: true,
+      request: () => ({
+        method: 'PATCH',
+        path: VALUES(pickDataset()),
+        headers: { 'content-type': 'application/json-patch+json' },
+        body: JSON.stringify(retentionPatch(next++)),
+      }),
+    },
+  ],
+  async seed(base) {
+    for (const body of DEFINITIONS) {
+      const path = `${V2}/structuredProperty/${encodeURIComponent(property(body.qualifiedName))}/propertyDefinition`;
+      await expectOk(await post(base, path, body), `defining ${body.qualifiedName}`);
+    }
+    await seedDatasets(base, () => ({ status: { value: { removed: false } } }));
+    // The writes measured are validated ones: a value outside the allowed ones must be refused.
+    const refused = await post(base, VALUES(encodedUrns[0]), { properties: [{ propertyUrn: TIER, values: [{ string: 'platinum' }] }] });
+    if (refused.status !== 400) throw new Error(`a disallowed tier answered HTTP ${refused.status}, expected 400: ${await refused.text()}`);
+    await refused.arrayBuffer();
+  },
+  writes: 'structured writes',
+  /** Seeding stores no structuredProperties, so every version over the datasets is a write. */
+  async writtenVersions(base) {
+    let total = 0;
+    for (const urn of encodedUrns) total += await aspectVersion(base, urn, 'structuredProperties');
+    return total;
+  },
+  ratios: [
+    { label: 'structured POST / bare POST', scenario: 'structured POST', baseline: 'bare POST', target: 0.25 },
+    { label: 'structured PATCH / bare POST', scenario: 'structured PATCH', baseline: 'bare POST', target: 0.25 },
+  ],
+});
