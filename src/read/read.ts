@@ -61,6 +61,45 @@ export class Reader {
     return view(urn, entity, await this.filtered(urn, rows));
   }
 
+  /** Several entities with all their latest aspects (missing ones are absent from the map). */
+  async getEntities(urnTexts: readonly string[]): Promise<Map<string, EntityView>> {
+    const parsed = urnTexts.map((text) => this.entityOf(text));
+    const rows = await this.store.getLatestMany(parsed.map((p) => p.urn.text));
+    const byUrn = new Map<string, StoredAspect[]>();
+    for (const row of rows) byUrn.set(row.urn, [...(byUrn.get(row.urn) ?? []), row]);
+    const entities = new Map<string, EntityView>();
+    for (const { urn, entity } of parsed) {
+      const found = byUrn.get(urn.text);
+      if (found) entities.set(urn.text, view(urn, entity, await this.filtered(urn, found)));
+    }
+    return entities;
+  }
+
+  /** Every entity's latest value of one aspect, in URN order, read-time filters applied. */
+  async *scan(aspect: string, pageSize = 500): AsyncIterable<{ urn: string; value: unknown }> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.store.scanAspect(aspect, after, pageSize);
+      for (const row of page) {
+        const value = (await this.filtered(parseUrn(row.urn), [row])).get(row.aspect)?.value;
+        if (value !== undefined) yield { urn: row.urn, value };
+      }
+      if (page.length < pageSize) return;
+      after = page[page.length - 1].urn;
+    }
+  }
+
+  /** URNs of one entity type in URN order, a page at a time. */
+  async *urnsOf(entity: EntitySpec, pageSize = 1000): AsyncIterable<string[]> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.store.listUrns(entity.name, after, pageSize);
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1];
+    }
+  }
+
   async exists(urnText: string, entity?: EntitySpec): Promise<boolean> {
     const spec = entity ?? this.entityOf(urnText).entity;
     return (await this.store.getVersion(urnText, spec.keyAspect.name, 0)) !== undefined;
