@@ -1,7 +1,7 @@
 import type { Registry } from '../registry/registry.js';
 
 import { ACTION_ASPECT, ACTION_TYPES, actionProblem, type ActionType } from './action-types.js';
-import { operatorNamed, OPERATOR_NAMES, type Operator } from './operators.js';
+import { operatorNamed, type Operator } from './operators.js';
 import { pathProblem } from './paths.js';
 
 /**
@@ -113,7 +113,7 @@ class PredicateParser {
     if (typeof operatorName !== 'string') throw new DefinitionError(`${at}.${operatorKey}: expected an operator`);
     const operator = operatorNamed(operatorName);
     if (!operator) {
-      throw new DefinitionError(`${at}.${operatorKey}: unknown operator ${JSON.stringify(operatorName)} (known: ${OPERATOR_NAMES.join(', ')})`);
+      throw new DefinitionError(`${at}.${operatorKey}: unknown operator ${JSON.stringify(operatorName)}`);
     }
     const values = this.operands(node, at);
     if (operator.binary && values.length === 0) throw new DefinitionError(`${at}: operator ${operator.name} needs a value`);

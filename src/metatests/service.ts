@@ -30,6 +30,8 @@ export interface EvaluateOptions {
   tests?: readonly string[];
   push: boolean;
   actor: string;
+  /** Skip entities that do not exist (instead of answering 404). */
+  skipMissing?: boolean;
 }
 
 export interface RunSummary {
@@ -60,7 +62,7 @@ export class MetadataTests {
     for (let attempt = 1; ; attempt++) {
       const entities = await this.reader.getEntities(urns);
       const missing = urns.find((u) => !entities.has(u));
-      if (missing) throw new NotFoundError(`Entity ${missing} not found`);
+      if (missing && !options.skipMissing) throw new NotFoundError(`Entity ${missing} not found`);
       try {
         return await this.evaluateEntities([...entities.values()], tests, options);
       } catch (error) {
@@ -92,7 +94,7 @@ export class MetadataTests {
     for (const type of new Set(tests.flatMap((t) => t.definition.types))) {
       const spec = this.registry.entityType(type)!;
       for await (const page of this.reader.urnsOf(spec, options.pageSize ?? 500)) {
-        const results = await this.evaluate(page, { ...options, tests: tests.map((t) => t.urn) , ...(options.tests ? {} : { tests: undefined }) });
+        const results = await this.evaluate(page, { ...options, skipMissing: true });
         for (const entityResults of results.values()) {
           for (const r of entityResults.passing) Object.assign(summary.get(r.test)!, bump(summary.get(r.test)!, 'passing'));
           for (const r of entityResults.failing) Object.assign(summary.get(r.test)!, bump(summary.get(r.test)!, 'failing'));
