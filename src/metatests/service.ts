@@ -96,8 +96,13 @@ export class MetadataTests {
       for await (const page of this.reader.urnsOf(spec, options.pageSize ?? 500)) {
         const results = await this.evaluate(page, { ...options, skipMissing: true });
         for (const entityResults of results.values()) {
-          for (const r of entityResults.passing) Object.assign(summary.get(r.test)!, bump(summary.get(r.test)!, 'passing'));
-          for (const r of entityResults.failing) Object.assign(summary.get(r.test)!, bump(summary.get(r.test)!, 'failing'));
+          for (const side of ['passing', 'failing'] as const) {
+            for (const r of entityResults[side]) {
+              const counts = summary.get(r.test)!;
+              counts.selected++;
+              counts[side]++;
+            }
+          }
         }
         done += page.length;
         options.onPage?.(done);
@@ -211,10 +216,6 @@ export class MetadataTests {
       },
     };
   }
-}
-
-function bump(entry: { selected: number; passing: number; failing: number }, side: 'passing' | 'failing') {
-  return { selected: entry.selected + 1, [side]: entry[side] + 1 };
 }
 
 /** A URN the registry knows (hops to unknown types simply find nothing). */
