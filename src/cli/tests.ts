@@ -9,7 +9,7 @@ import { DefinitionError, parseDefinition } from '../metatests/definition.js';
 import { Registry } from '../registry/registry.js';
 import type { Services } from '../services.js';
 import { isUrn } from '../urn/urn.js';
-import { ApiClient, errorMessage } from './client.js';
+import { ApiClient, upsertAspect } from './client.js';
 import { count, ProgressBar, rate } from './progress.js';
 
 const USAGE = `usage: urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
@@ -84,18 +84,9 @@ async function upsert(client: ApiClient, file: string, out: (line: string) => vo
       continue;
     }
     const path = `${BASE}/${encodeURIComponent(item.urn)}/testInfo`;
-    const current = await client.request('GET', path);
-    if (current.status === 200 && isDeepStrictEqual(withoutMd5((current.body as { value: TestInfo }).value), item.info)) {
-      out(`unchanged ${item.urn}`);
-      continue;
-    }
-    const written = await client.request('POST', path, item.info);
-    if (written.status === 200) {
-      out(`${current.status === 404 ? 'created  ' : 'updated  '} ${item.urn}`);
-    } else {
-      failed++;
-      out(`error     ${item.urn}: ${errorMessage(written)}`);
-    }
+    const outcome = await upsertAspect(client, path, item.urn, item.info, (stored) => isDeepStrictEqual(withoutMd5(stored as TestInfo), item.info));
+    out(outcome.line);
+    if (outcome.failed) failed++;
   }
   return failed > 0 ? 1 : 0;
 }
