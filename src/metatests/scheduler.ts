@@ -1,6 +1,7 @@
 import type { Ingest } from '../ingest/ingest.js';
 import type { Registry } from '../registry/registry.js';
 import type { ChangeEvent } from '../store/store.js';
+import { parseUrn } from '../urn/urn.js';
 import { SYSTEM_ACTOR } from './actions.js';
 import { MetadataTests, TEST_SOURCE } from './service.js';
 
@@ -96,8 +97,11 @@ export class TestScheduler {
       const test = all.get(urn);
       if (test?.active) await this.tests.run({ tests: [urn], push: true, actor: SYSTEM_ACTOR });
     }
-    for (let i = 0; i < entities.length; i += CHUNK) {
-      await this.tests.evaluate(entities.slice(i, i + CHUNK), { push: true, actor: SYSTEM_ACTOR, skipMissing: true });
+    // Only entities some active, scheduled test could select are worth loading.
+    const types = new Set([...all.values()].filter((t) => t.active && t.scheduled).flatMap((t) => t.definition.types));
+    const inScope = entities.filter((urn) => types.has(this.registry.entityType(parseUrn(urn).entityType)?.name ?? ''));
+    for (let i = 0; i < inScope.length; i += CHUNK) {
+      await this.tests.evaluate(inScope.slice(i, i + CHUNK), { push: true, actor: SYSTEM_ACTOR, skipMissing: true });
     }
   }
 
