@@ -27,6 +27,8 @@ export interface TestDefinition {
   conditions?: Predicate;
   rules: Predicate;
   actions: { passing: TestAction[]; failing: TestAction[] };
+  /** The aspects of the tested entity that evaluation and actions read (undefined: all of them). */
+  aspects?: ReadonlySet<string>;
 }
 
 /** A definition that does not parse or validate; the message starts at the offending spot. */
@@ -71,7 +73,29 @@ export function parseDefinition(source: unknown, registry: Registry): TestDefini
       if (lacking) throw new DefinitionError(`actions.${side}[${i}]: ${action.type} writes ${aspect}, which entity type ${lacking} does not have`);
     });
   }
-  return { types, conditions, rules, actions };
+  const definition: TestDefinition = { types, conditions, rules, actions };
+  definition.aspects = aspectsRead(registry, definition);
+  return definition;
+}
+
+/** Which aspects of the tested entity a definition reads, so evaluation loads only those. */
+function aspectsRead(registry: Registry, definition: TestDefinition): Set<string> | undefined {
+  const aspects = new Set<string>();
+  const leaves = (node: Predicate): Array<Extract<Predicate, { kind: 'leaf' }>> =>
+    node.kind === 'leaf' ? [node] : node.kind === 'not' ? leaves(node.child) : node.children.flatMap(leaves);
+  for (const { property } of [...(definition.conditions ? leaves(definition.conditions) : []), ...leaves(definition.rules)]) {
+    const first = property.split('.')[0];
+    if (first === '__lastUpdated' || first === '__lastSynchronized') return undefined; // they look at every aspect
+    if (first === 'schemaFields') aspects.add('schemaMetadata').add('editableSchemaMetadata');
+    for (const type of definition.types) {
+      const spec = registry.entityType(type)!;
+      if (first === '__firstSynchronized') aspects.add(spec.keyAspect.name);
+      const aspect = registry.aspectOf(spec, first);
+      if (aspect) aspects.add(aspect.name);
+    }
+  }
+  for (const action of [...definition.actions.passing, ...definition.actions.failing]) aspects.add(ACTION_ASPECT[action.type]);
+  return aspects;
 }
 
 class PredicateParser {

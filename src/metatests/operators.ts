@@ -61,7 +61,17 @@ const compare = (found: readonly unknown[], given: readonly string[], test: (f: 
 const present = (value: unknown): boolean =>
   value !== null && value !== undefined && value !== '' && !(Array.isArray(value) && !value.some(present));
 
-const wholeMatch = (pattern: string) => new RegExp(`^(?:${pattern})$`, 'u');
+// Patterns come from stored definitions, so the same few are compiled over and over: keep them.
+const compiled = new Map<string, RegExp>();
+const wholeMatch = (pattern: string): RegExp => {
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    regex = new RegExp(`^(?:${pattern})$`, 'u');
+    if (compiled.size > 10_000) compiled.clear();
+    compiled.set(pattern, regex);
+  }
+  return regex;
+};
 
 const OPERATORS: readonly Operator[] = [
   { name: 'equals', binary: true, evaluate: (found, given) => anyPair(found, given, (f, g) => f === g) },

@@ -59,8 +59,9 @@ export class MetadataTests {
   /** Evaluates the entities (404 for an unknown one); with push, writes results and actions in one transaction. */
   async evaluate(urns: readonly string[], options: EvaluateOptions): Promise<Map<string, TestResults>> {
     const tests = await this.testsFor(options.tests);
+    const aspects = aspectsRead(tests, options.push);
     for (let attempt = 1; ; attempt++) {
-      const entities = await this.reader.getEntities(urns);
+      const entities = await this.reader.getEntities(urns, aspects);
       const missing = urns.find((u) => !entities.has(u));
       if (missing && !options.skipMissing) throw new NotFoundError(`Entity ${missing} not found`);
       try {
@@ -81,7 +82,7 @@ export class MetadataTests {
       if (error instanceof DefinitionError) throw new ValidationError(error.message);
       throw error;
     }
-    const entity = (await this.reader.getEntities([urn])).get(urn);
+    const entity = (await this.reader.getEntities([urn], parsed.aspects)).get(urn);
     if (!entity) throw new NotFoundError(`Entity ${urn} not found`);
     return this.evaluator.evaluate(parsed, entity, this.loader());
   }
@@ -216,6 +217,16 @@ export class MetadataTests {
       },
     };
   }
+}
+
+/** The union of what the tests read (undefined: everything), plus testResults when results are pushed. */
+function aspectsRead(tests: readonly LoadedTest[], push: boolean): Set<string> | undefined {
+  const aspects = new Set<string>(push ? ['testResults'] : []);
+  for (const test of tests) {
+    if (!test.definition.aspects) return undefined;
+    for (const aspect of test.definition.aspects) aspects.add(aspect);
+  }
+  return aspects;
 }
 
 /** A URN the registry knows (hops to unknown types simply find nothing). */

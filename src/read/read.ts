@@ -6,7 +6,7 @@ import { parseUrn, type Urn } from '../urn/urn.js';
 
 export interface AspectView {
   value: unknown;
-  systemMetadata: SystemMetadata;
+  readonly systemMetadata: SystemMetadata;
 }
 
 export interface EntityView {
@@ -61,10 +61,14 @@ export class Reader {
     return view(urn, entity, await this.filtered(urn, rows));
   }
 
-  /** Several entities with all their latest aspects (missing ones are absent from the map). */
-  async getEntities(urnTexts: readonly string[]): Promise<Map<string, EntityView>> {
+  /**
+   * Several entities with their latest aspects — all of them, or only the named ones (keys are
+   * always read, so an entity without any of them is still found). Missing entities are absent.
+   */
+  async getEntities(urnTexts: readonly string[], aspectNames?: ReadonlySet<string>): Promise<Map<string, EntityView>> {
     const parsed = urnTexts.map((text) => this.entityOf(text));
-    const rows = await this.store.getLatestMany(parsed.map((p) => p.urn.text));
+    const names = aspectNames && [...new Set([...aspectNames, ...parsed.map((p) => p.entity.keyAspect.name)])];
+    const rows = await this.store.getLatestMany(parsed.map((p) => p.urn.text), names);
     const byUrn = new Map<string, StoredAspect[]>();
     for (const row of rows) byUrn.set(row.urn, [...(byUrn.get(row.urn) ?? []), row]);
     const entities = new Map<string, EntityView>();
@@ -166,7 +170,8 @@ export class Reader {
         if (value === undefined) break;
         value = await filter(urn, value);
       }
-      if (value !== undefined) aspects.set(row.aspect, { value, systemMetadata: row.systemMetadata });
+      // A getter keeps the store's lazy parsing of system metadata.
+      if (value !== undefined) aspects.set(row.aspect, { value, get systemMetadata() { return row.systemMetadata; } });
     }
     return aspects;
   }
