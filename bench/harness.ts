@@ -16,7 +16,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
 const URNBASE_MAIN = path.resolve(HERE, '../src/main.js');
@@ -30,16 +30,17 @@ interface Settings {
   profileDir?: string;
 }
 
-function settings(): Settings {
-  const { values } = parseArgs({
-    options: {
-      duration: { type: 'string', default: '5' },
-      rounds: { type: 'string', default: '3' },
-      connections: { type: 'string', default: '10' },
-      quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
-      profile: { type: 'string' },
-    },
-  });
+/** The flags every benchmark takes; a suite may accept more (Suite.options) and read them itself. */
+export const HARNESS_OPTIONS = {
+  duration: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '3' },
+  connections: { type: 'string', default: '10' },
+  quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
+  profile: { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>;
+
+function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings {
+  const { values } = parseArgs({ options: { ...HARNESS_OPTIONS, ...extra } });
   const positive = (name: string, raw: string): number => {
     const n = Number(raw);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} expects a positive integer, got ${JSON.stringify(raw)}`);
@@ -66,6 +67,18 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => process.exit(130));
+}
+
+/** A temporary directory, removed by removeTempDir or, failing that, when the process exits. */
+export async function makeTempDir(prefix = 'urnbase-bench-'): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  tmpDirs.add(dir);
+  return dir;
+}
+
+export async function removeTempDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  tmpDirs.delete(dir);
 }
 
 function start(name: string, args: string[]): ChildProcess {
@@ -203,16 +216,20 @@ export interface Suite {
   writes: string;
   /** How many new versions the writing scenarios stored, over all datasets. */
   writtenVersions: (base: string) => Promise<number>;
+  /** More flags the suite accepts (beyond HARNESS_OPTIONS); it reads them itself. */
+  options?: NonNullable<ParseArgsConfig['options']>;
+  /** More arguments for `urnbase serve`, e.g. ['--tests-on-change', 'false']. */
+  serverArgs?: string[];
   /** Median req/s of scenario over median req/s of baseline, against target. */
   ratios: { label: string; scenario: string; baseline: string; target: number }[];
 }
 
-const median = (xs: number[]): number => {
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function describeFailures(r: Result): string | undefined {
   if (r.non2xx === 0 && r.errors === 0) return undefined;
@@ -224,7 +241,7 @@ function describeFailures(r: Result): string | undefined {
 }
 
 async function measure(suite: Suite): Promise<void> {
-  const s = settings();
+  const s = settings(suite.options);
   console.log(suite.title);
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.arch()}, ` +
@@ -246,6 +263,7 @@ async function measure(suite: Suite): Promise<void> {
     URNBASE_MAIN,
     'serve',
     ...['--port', String(urnbasePort), '--data-dir', dataDir, '--log-level', 'warn'],
+    ...(suite.serverArgs ?? []),
   ]);
   try {
     await waitUntilUp(`${bases.bare}/bare/up`, bare);
@@ -283,11 +301,13 @@ async function measure(suite: Suite): Promise<void> {
     const written = await suite.writtenVersions(bases.urnbase);
     const inFlight = s.connections * (s.rounds + 1) * writers.length;
     if (written < writesOk || written > writesOk + inFlight) {
-      const names = writers.map((sc) => sc.name).join(' + ');
+      const names = writers.map((sc) => sc.name).join(' + ') || 'read-only scenarios';
       invalid.push(`${names}: ${writesOk} ${suite.writes} answered 2xx but ${written} new versions were stored`);
     }
     console.log(
-      `${suite.writes} verified: ${writesOk} answered 2xx, ${written} new aspect versions stored (≤ ${inFlight} in flight at run ends)\n`,
+      writers.length > 0
+        ? `${suite.writes} verified: ${writesOk} answered 2xx, ${written} new aspect versions stored (≤ ${inFlight} in flight at run ends)\n`
+        : `${suite.writes} verified: ${written} new aspect versions stored\n`,
     );
 
     const header = ['scenario', 'req/s median', 'per round', 'p50 ms', 'p99 ms', 'non-2xx'];
@@ -324,10 +344,17 @@ async function measure(suite: Suite): Promise<void> {
   }
 }
 
-/** Runs the suite and prints its report; a missed target still exits 0, a broken run exits 1. */
-export function runSuite(suite: Suite): void {
-  measure(suite).catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 1;
-  });
+/**
+ * Runs the suite and prints its report; a missed target still exits 0, a broken run exits 1.
+ * Resolves to whether the run completed (callers may go on to more measurements).
+ */
+export function runSuite(suite: Suite): Promise<boolean> {
+  return measure(suite).then(
+    () => true,
+    (error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      process.exitCode = 1;
+      return false;
+    },
+  );
 }

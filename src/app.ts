@@ -3,10 +3,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
+import { testRoutes } from './api/gms/test.js';
 import { entityRoutesV2 } from './api/v2/entity.js';
 import type { Config } from './config.js';
 import { bootstrap } from './ingest/bootstrap.js';
 import { Ingest } from './ingest/ingest.js';
+import { TestCatalog } from './metatests/catalog.js';
+import { TestScheduler } from './metatests/scheduler.js';
+import { MetadataTests } from './metatests/service.js';
+import { testInfoRules } from './metatests/test-info.js';
 import { Reader } from './read/read.js';
 import { Registry } from './registry/registry.js';
 import type { Services } from './services.js';
@@ -14,18 +19,24 @@ import { structuredPropertyPlugins, structuredPropertyReadFilters } from './stru
 import { SqliteStore } from './store/sqlite.js';
 import type { Store } from './store/store.js';
 
-export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> & {
-  /** Use this store instead of opening SQLite in dataDir. */
-  store?: Store;
-};
+export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
+  Partial<Pick<Config, 'testsInterval' | 'testsOnChange'>> & {
+    /** Use this store instead of opening SQLite in dataDir. */
+    store?: Store;
+  };
 
 /** The composition root: store, registry, services, HTTP server. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const registry = Registry.load();
   const store = options.store ?? new SqliteStore(options.dataDir);
   const reader = new Reader(store, registry, structuredPropertyReadFilters(store));
-  const ingest = new Ingest(store, registry, structuredPropertyPlugins());
-  const services: Services = { registry, store, reader, ingest };
+  const plugins = structuredPropertyPlugins();
+  plugins.set('testInfo', [testInfoRules(registry)]);
+  const ingest = new Ingest(store, registry, plugins);
+  const catalog = new TestCatalog(registry, reader);
+  // Parsed test definitions stay cached until a testInfo changes.
+  ingest.onCommit((events) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate());
+  const tests = new MetadataTests(registry, reader, ingest, catalog);
   await bootstrap(registry, reader, ingest);
 
   const app = Fastify({
@@ -35,12 +46,24 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // URNs travel as single path segments and easily exceed the default 100 characters.
     routerOptions: { maxParamLength: 8192 },
   });
-  app.addHook('onClose', async () => store.close());
+  const scheduler = new TestScheduler(
+    tests,
+    registry,
+    { intervalMs: options.testsInterval ?? 0, onChange: options.testsOnChange ?? false },
+    app.log,
+  );
+  scheduler.start(ingest);
+  const services: Services = { registry, store, reader, ingest, tests, scheduler };
+  app.addHook('onClose', async () => {
+    await scheduler.close();
+    await store.close();
+  });
   configureParsing(app);
   registerErrorHandlers(app);
   await registerOpenApi(app);
   statusRoutes(app);
   entityRoutesV2(app, services);
+  testRoutes(app, tests);
   await app.ready();
   return { app, services };
 }

@@ -8,6 +8,10 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** How often scheduled metadata tests run over the catalog, in ms; 0 turns it off. */
+  testsInterval: number;
+  /** Re-evaluate an entity's metadata tests shortly after it changes. */
+  testsOnChange: boolean;
 }
 
 export class ConfigError extends Error {
@@ -21,6 +25,8 @@ const OPTIONS = {
   'data-dir': { env: 'URNBASE_DATA_DIR', default: './data', parse: parseNonEmpty },
   'log-level': { env: 'URNBASE_LOG_LEVEL', default: 'info', parse: parseLogLevel },
   'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize },
+  'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration },
+  'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -54,6 +60,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     dataDir: read('data-dir'),
     logLevel: read('log-level'),
     bodyLimit: read('body-limit'),
+    testsInterval: read('tests-interval'),
+    testsOnChange: read('tests-on-change'),
   };
 }
 
@@ -87,4 +95,21 @@ function parseSize(raw: string): number {
   const unit = match ? UNITS[match[2].toLowerCase()] : undefined;
   if (!match || unit === undefined || Number(match[1]) === 0) throw new Error('expected a size such as 1048576, 512kb or 16mb');
   return Number(match[1]) * unit;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `0` (off), `90s`, `30m`, `24h`, `7d`, or plain milliseconds. */
+function parseDuration(raw: string): number {
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(raw.trim());
+  if (!match) throw new Error('expected a duration such as 0, 90s, 30m, 24h or 7d');
+  const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms'];
+  if (ms > 2_147_483_647) throw new Error('must be at most 24 days');
+  return ms;
+}
+
+function parseBoolean(raw: string): boolean {
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error('expected true or false');
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { buildApp } from './app.js';
 import { propertiesCommand } from './cli/properties.js';
+import { testsCommand } from './cli/tests.js';
 import { ConfigError, loadConfig, OPTION_HELP } from './config.js';
 
 const USAGE = `usage: urnbase serve [options]
        urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase properties list [--url URL] [--token TOKEN]
+       urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
+       urnbase tests run [--test URN]... [--push] [--data-dir DIR]
 
 serve options (each also an environment variable):
 ${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o.default}`).join('\n')}
@@ -30,6 +33,14 @@ async function main(): Promise<void> {
       return serve(rest);
     case 'properties':
       process.exitCode = await propertiesCommand(rest, (line) => process.stdout.write(`${line}\n`));
+      return;
+    case 'tests':
+      // The progress bar only goes to a terminal; piped or logged runs get just the summary.
+      process.exitCode = await testsCommand(
+        rest,
+        (line) => process.stdout.write(`${line}\n`),
+        process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
+      );
       return;
     case undefined:
     case 'help':

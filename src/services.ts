@@ -1,4 +1,6 @@
 import type { Ingest } from './ingest/ingest.js';
+import type { TestScheduler } from './metatests/scheduler.js';
+import type { MetadataTests } from './metatests/service.js';
 import type { Reader } from './read/read.js';
 import type { Registry } from './registry/registry.js';
 import type { Store } from './store/store.js';
@@ -9,4 +11,6 @@ export interface Services {
   store: Store;
   reader: Reader;
   ingest: Ingest;
+  tests: MetadataTests;
+  scheduler: TestScheduler;
 }

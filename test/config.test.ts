@@ -10,6 +10,8 @@ describe('configuration', () => {
       dataDir: './data',
       logLevel: 'info',
       bodyLimit: 16 * 1024 * 1024,
+      testsInterval: 24 * 3600 * 1000,
+      testsOnChange: true,
     });
   });
 
@@ -20,8 +22,23 @@ describe('configuration', () => {
       URNBASE_DATA_DIR: '/tmp/x',
       URNBASE_LOG_LEVEL: 'warn',
       URNBASE_BODY_LIMIT: '512kb',
+      URNBASE_TESTS_INTERVAL: '30m',
+      URNBASE_TESTS_ON_CHANGE: 'false',
     });
-    assert.deepEqual(config, { port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', logLevel: 'warn', bodyLimit: 512 * 1024 });
+    assert.deepEqual(config, {
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/tmp/x',
+      logLevel: 'warn',
+      bodyLimit: 512 * 1024,
+      testsInterval: 30 * 60 * 1000,
+      testsOnChange: false,
+    });
+  });
+
+  it('turns scheduled metadata tests off with an interval of 0', () => {
+    assert.equal(loadConfig(['--tests-interval', '0'], {}).testsInterval, 0);
+    assert.equal(loadConfig(['--tests-interval', '90s'], {}).testsInterval, 90_000);
   });
 
   it('lets flags win over environment variables', () => {
@@ -37,6 +54,9 @@ describe('configuration', () => {
     [['--data-dir', ' '], {}, 'Invalid --data-dir " ": must not be empty'],
     [['--log-level', 'loud'], {}, 'Invalid --log-level "loud": expected one of fatal, error, warn, info, debug, trace, silent'],
     [['--body-limit', '10 parsecs'], {}, 'Invalid --body-limit "10 parsecs": expected a size such as 1048576, 512kb or 16mb'],
+    [['--tests-interval', 'daily'], {}, 'Invalid --tests-interval "daily": expected a duration such as 0, 90s, 30m, 24h or 7d'],
+    [['--tests-interval', '30d'], {}, 'Invalid --tests-interval "30d": must be at most 24 days'],
+    [[], { URNBASE_TESTS_ON_CHANGE: 'yes' }, 'Invalid URNBASE_TESTS_ON_CHANGE "yes": expected true or false'],
   ];
   for (const [argv, env, message] of bad) {
     it(`stops with a one-line error: ${message}`, () => {

@@ -32,3 +32,21 @@ export function errorMessage(response: ApiResponse): string {
   const body = response.body as { error?: string; message?: string } | undefined;
   return body?.message ?? body?.error ?? `HTTP ${response.status}`;
 }
+
+/**
+ * Writes one aspect unless the stored value already equals it (per `same`); the line says what
+ * happened: `created`, `updated`, `unchanged` or `error     <urn>: <message>`.
+ */
+export async function upsertAspect(
+  client: ApiClient,
+  path: string,
+  urn: string,
+  value: unknown,
+  same: (stored: unknown) => boolean,
+): Promise<{ line: string; failed: boolean }> {
+  const current = await client.request('GET', path);
+  if (current.status === 200 && same((current.body as { value: unknown }).value)) return { line: `unchanged ${urn}`, failed: false };
+  const written = await client.request('POST', path, value);
+  if (written.status !== 200) return { line: `error     ${urn}: ${errorMessage(written)}`, failed: true };
+  return { line: `${current.status === 404 ? 'created  ' : 'updated  '} ${urn}`, failed: false };
+}

@@ -3,7 +3,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { ConfigError } from '../config.js';
 import type { PropertyDefinition } from '../structured/model.js';
 import { propertiesFromYaml, YamlPropertyError } from '../structured/yaml.js';
-import { ApiClient, errorMessage } from './client.js';
+import { ApiClient, errorMessage, upsertAspect } from './client.js';
 
 const USAGE = `usage: urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase properties list [--url URL] [--token TOKEN]
@@ -52,18 +52,9 @@ async function upsert(client: ApiClient, file: string, out: (line: string) => vo
   let failed = 0;
   for (const { urn, definition } of properties) {
     const path = `${BASE}/${encodeURIComponent(urn)}/propertyDefinition`;
-    const current = await client.request('GET', path);
-    if (current.status === 200 && isDeepStrictEqual((current.body as { value: unknown }).value, definition)) {
-      out(`unchanged ${urn}`);
-      continue;
-    }
-    const written = await client.request('POST', path, definition);
-    if (written.status === 200) {
-      out(`${current.status === 404 ? 'created  ' : 'updated  '} ${urn}`);
-    } else {
-      failed++;
-      out(`error     ${urn}: ${errorMessage(written)}`);
-    }
+    const outcome = await upsertAspect(client, path, urn, definition, (stored) => isDeepStrictEqual(stored, definition));
+    out(outcome.line);
+    if (outcome.failed) failed++;
   }
   return failed > 0 ? 1 : 0;
 }

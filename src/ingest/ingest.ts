@@ -36,14 +36,22 @@ const MAX_ATTEMPTS = 20;
  * checks, patch application, aspect mutators, schema validation, aspect validators, preconditions,
  * then one transaction that writes aspects and change-log events together.
  */
+/** Told about every committed batch of changes (after the commit, never inside it). */
+export type CommitListener = (events: readonly ChangeEvent[], context: WriteContext) => void;
+
 export class Ingest {
   private readonly locks = new KeyedLock();
+  private readonly listeners: CommitListener[] = [];
 
   constructor(
     private readonly store: Store,
     private readonly registry: Registry,
     private readonly plugins: AspectPlugins = new Map(),
   ) {}
+
+  onCommit(listener: CommitListener): void {
+    this.listeners.push(listener);
+  }
 
   async ingest(proposals: readonly Proposal[], context: WriteContext): Promise<AppliedChange[]> {
     const resolved = proposals.map((p) => this.resolve(p));
@@ -191,6 +199,7 @@ export class Ingest {
     }
 
     await this.store.commit({ writes, events });
+    if (events.length > 0) for (const listener of this.listeners) listener(events, context);
     return results.slice(0, initial.length);
   }
 

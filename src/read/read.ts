@@ -6,7 +6,7 @@ import { parseUrn, type Urn } from '../urn/urn.js';
 
 export interface AspectView {
   value: unknown;
-  systemMetadata: SystemMetadata;
+  readonly systemMetadata: SystemMetadata;
 }
 
 export interface EntityView {
@@ -59,6 +59,49 @@ export class Reader {
     const rows = await this.store.getLatest(urn.text, names);
     if (rows.length === 0 && !(await this.exists(urn.text, entity))) return undefined;
     return view(urn, entity, await this.filtered(urn, rows));
+  }
+
+  /**
+   * Several entities with their latest aspects — all of them, or only the named ones (keys are
+   * always read, so an entity without any of them is still found). Missing entities are absent.
+   */
+  async getEntities(urnTexts: readonly string[], aspectNames?: ReadonlySet<string>): Promise<Map<string, EntityView>> {
+    const parsed = urnTexts.map((text) => this.entityOf(text));
+    const names = aspectNames && [...new Set([...aspectNames, ...parsed.map((p) => p.entity.keyAspect.name)])];
+    const rows = await this.store.getLatestMany(parsed.map((p) => p.urn.text), names);
+    const byUrn = new Map<string, StoredAspect[]>();
+    for (const row of rows) byUrn.set(row.urn, [...(byUrn.get(row.urn) ?? []), row]);
+    const entities = new Map<string, EntityView>();
+    for (const { urn, entity } of parsed) {
+      const found = byUrn.get(urn.text);
+      if (found) entities.set(urn.text, view(urn, entity, await this.filtered(urn, found)));
+    }
+    return entities;
+  }
+
+  /** Every entity's latest value of one aspect, in URN order, read-time filters applied. */
+  async *scan(aspect: string, pageSize = 500): AsyncIterable<{ urn: string; value: unknown }> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.store.scanAspect(aspect, after, pageSize);
+      for (const row of page) {
+        const value = (await this.filtered(parseUrn(row.urn), [row])).get(row.aspect)?.value;
+        if (value !== undefined) yield { urn: row.urn, value };
+      }
+      if (page.length < pageSize) return;
+      after = page[page.length - 1].urn;
+    }
+  }
+
+  /** URNs of one entity type in URN order, a page at a time. */
+  async *urnsOf(entity: EntitySpec, pageSize = 1000): AsyncIterable<string[]> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.store.listUrns(entity.name, after, pageSize);
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1];
+    }
   }
 
   async exists(urnText: string, entity?: EntitySpec): Promise<boolean> {
@@ -127,7 +170,8 @@ export class Reader {
         if (value === undefined) break;
         value = await filter(urn, value);
       }
-      if (value !== undefined) aspects.set(row.aspect, { value, systemMetadata: row.systemMetadata });
+      // A getter keeps the store's lazy parsing of system metadata.
+      if (value !== undefined) aspects.set(row.aspect, { value, get systemMetadata() { return row.systemMetadata; } });
     }
     return aspects;
   }

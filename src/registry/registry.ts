@@ -18,6 +18,20 @@ export interface AspectSpec {
   /** For key aspects: the key fields, in the order of the URN's id parts. */
   readonly keyFields?: readonly string[];
   readonly check: ValidateFunction;
+  /** The JSON Schema; `$ref`s point into common.json (see Registry.deref). */
+  readonly schema: JsonSchema;
+}
+
+/** The subset of JSON Schema the registry's data files use. */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  format?: string;
+  urnType?: string | string[];
+  $ref?: string;
+  [keyword: string]: unknown;
 }
 
 export interface EntitySpec {
@@ -37,7 +51,7 @@ interface AspectFile {
   name: string;
   template?: unknown;
   key?: string[];
-  schema: object;
+  schema: JsonSchema;
 }
 
 interface EntityFile {
@@ -57,6 +71,7 @@ export class Registry {
     entities: readonly EntitySpec[],
     /** Seed entities from data/seed.json; entityType entities are derived from the types. */
     private readonly seedData: readonly SeedEntity[] = [],
+    private readonly commonDefs: Record<string, JsonSchema> = {},
   ) {
     for (const entity of entities) {
       this.entitiesByLowerName.set(entity.name.toLowerCase(), entity);
@@ -75,7 +90,8 @@ export class Registry {
       errors: false,
       validate: (types: string | string[], data: unknown) => typeof data !== 'string' || isUrn(data, types),
     });
-    ajv.addSchema(readJson(join(dir, 'common.json')) as object);
+    const common = readJson(join(dir, 'common.json')) as { $defs: Record<string, JsonSchema> };
+    ajv.addSchema(common);
 
     const aspects = new Map<string, AspectSpec>();
     for (const file of readdirSync(join(dir, 'aspects')).filter((f) => f.endsWith('.json')).sort()) {
@@ -86,6 +102,7 @@ export class Registry {
         template: data.template ?? {},
         keyFields: data.key,
         check: ajv.compile(data.schema),
+        schema: data.schema,
       });
     }
 
@@ -101,7 +118,7 @@ export class Registry {
       for (const name of e.aspects) allowed.set(name, lookup(name));
       return { name: e.name, keyAspect, aspects: allowed };
     });
-    return new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[]);
+    return new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[], common.$defs);
   }
 
   /** What a new catalog is bootstrapped with: seed.json plus one entityType per registered type. */
@@ -134,6 +151,15 @@ export class Registry {
   /** An aspect of an entity type by its canonical name, or its all-lowercase spelling. */
   aspectOf(entity: EntitySpec, name: string): AspectSpec | undefined {
     return entity.aspects.get(name) ?? entity.aspects.get(this.lowerAspectNames.get(name) ?? '');
+  }
+
+  /** Follows a `$ref` into common.json (repeatedly); other schemas come back as they are. */
+  deref(schema: JsonSchema): JsonSchema {
+    let current = schema;
+    for (let hops = 0; current.$ref && hops < 10; hops++) {
+      current = this.commonDefs[current.$ref.replace('common.json#/$defs/', '')] ?? {};
+    }
+    return current;
   }
 
   /** The key aspect value derived from the URN; a key that breaks its schema makes the URN invalid. */

@@ -10,6 +10,7 @@ import {
   type CommitBatch,
   type Store,
   type StoredAspect,
+  type SystemMetadata,
 } from './store.js';
 
 interface AspectRow {
@@ -251,13 +252,17 @@ function json(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }
 
+/** System metadata is parsed only when someone reads it: most reads answer the value alone. */
 function toStored(row: AspectRow): StoredAspect {
+  let systemMetadata: SystemMetadata | undefined;
   return {
     urn: row.urn,
     aspect: row.aspect,
     version: row.version,
     value: JSON.parse(row.metadata),
-    systemMetadata: JSON.parse(row.system_metadata),
+    get systemMetadata(): SystemMetadata {
+      return (systemMetadata ??= JSON.parse(row.system_metadata) as SystemMetadata);
+    },
   };
 }
 

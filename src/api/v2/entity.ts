@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { parsePatchDocument } from '../../ingest/patch.js';
-import type { ClientSystemMetadata, Proposal, WriteContext } from '../../ingest/proposal.js';
+import type { ClientSystemMetadata, Proposal } from '../../ingest/proposal.js';
+import { writeContext } from '../context.js';
 import type { EntitySpec } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
 import { parseUrn } from '../../urn/urn.js';
@@ -152,11 +153,6 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     await ingest.ingest([{ urn: req.params.urn, aspect: req.params.aspect, changeType: 'DELETE' }], writeContext(req));
     return reply.status(200).send();
   });
-}
-
-/** The acting principal; authentication (a later layer) will set it from the token. */
-export function writeContext(_req: FastifyRequest): WriteContext {
-  return { actor: 'urn:li:corpuser:datahub', source: 'OPENAPI' };
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {

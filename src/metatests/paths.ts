@@ -1,0 +1,150 @@
+import type { AspectView, EntityView } from '../read/read.js';
+import type { JsonSchema, Registry } from '../registry/registry.js';
+import { isUrn } from '../urn/urn.js';
+
+/**
+ * Property paths of test rules: `<aspect>.<field>…` with arrays flattened at every step, where a
+ * step that lands on a URN continues on the referenced entity
+ * (`glossaryTerms.terms.urn.glossaryTermInfo.parentNode`); plus `urn`, `entityType`,
+ * `structuredProperties.<qualifiedName or property urn>`, `__firstSynchronized`,
+ * `__lastSynchronized`, `__lastUpdated`, `schemaFields` and `schemaFields.length`.
+ */
+
+const SYSTEM_PATHS = new Set(['urn', 'entityType', '__firstSynchronized', '__lastSynchronized', '__lastUpdated']);
+const PROPERTY_PREFIX = 'urn:li:structuredProperty:';
+
+/** Why the path is valid for none of the types (undefined when it is valid for at least one). */
+export function pathProblem(registry: Registry, types: readonly string[], path: string): string | undefined {
+  const problems = types.map((type) => entityPathProblem(registry, type, path.split('.'), true));
+  if (problems.some((p) => p === undefined)) return undefined;
+  return `"${path}" is not a property of ${types.join(' or ')}: ${problems[0]}`;
+}
+
+function entityPathProblem(registry: Registry, type: string, segments: readonly string[], root: boolean): string | undefined {
+  const entity = registry.entityType(type);
+  if (!entity) return `unknown entity type ${type}`;
+  const [first, ...rest] = segments;
+  if (root && rest.length === 0 && SYSTEM_PATHS.has(first)) return undefined;
+  if (root && first === 'schemaFields' && (rest.length === 0 || (rest.length === 1 && rest[0] === 'length'))) {
+    return entity.aspects.has('schemaMetadata') ? undefined : `${type} has no schema fields`;
+  }
+  if (root && isPropertyLookup(segments)) {
+    return entity.aspects.has('structuredProperties') ? undefined : `${type} has no structured properties`;
+  }
+  const aspect = registry.aspectOf(entity, first);
+  if (!aspect) return `${type} has no aspect ${first}`;
+  return fieldPathProblem(registry, aspect.schema, rest, first);
+}
+
+function fieldPathProblem(registry: Registry, schema: JsonSchema, fields: readonly string[], at: string): string | undefined {
+  let node = registry.deref(schema);
+  for (let i = 0; i < fields.length; i++) {
+    while (node.type === 'array' && node.items) node = registry.deref(node.items);
+    if (node.format === 'urn' || node.urnType !== undefined) {
+      // A URN: the rest of the path continues on the referenced entity.
+      const targets = node.urnType ? [node.urnType].flat() : registry.entityTypes().map((e) => e.name);
+      const rest = fields.slice(i);
+      if (targets.some((t) => entityPathProblem(registry, t, rest, false) === undefined)) return undefined;
+      return `${at} refers to ${node.urnType ? [node.urnType].flat().join(' or ') : 'an entity'}, which has no aspect ${fields[i]}`;
+    }
+    const field = fields[i];
+    if (node.properties?.[field]) node = registry.deref(node.properties[field]);
+    else if (typeof node.additionalProperties === 'object') node = registry.deref(node.additionalProperties);
+    else if (node.additionalProperties === true) return undefined; // a deliberately open schema: nothing more to check
+    else if (node.type === 'object' || node.properties) return `${at} has no field ${field}`;
+    else return `${at} is a value and has no field ${field}`;
+    at = `${at}.${field}`;
+  }
+  return undefined;
+}
+
+/** `structuredProperties.<qualifiedName or urn>`, as opposed to a path into the aspect itself. */
+function isPropertyLookup(segments: readonly string[]): boolean {
+  return segments[0] === 'structuredProperties' && segments.length > 1 && segments[1] !== 'properties';
+}
+
+/** Loads entities (all aspects, through the read path) for URN hops; batched and cached per evaluation. */
+export interface EntityLoader {
+  load(urns: readonly string[]): Promise<Map<string, EntityView>>;
+}
+
+/** The values a path yields on an entity: a flat list, empty when nothing is there. */
+export async function resolvePath(registry: Registry, entity: EntityView, path: string, loader: EntityLoader): Promise<unknown[]> {
+  const segments = path.split('.');
+  const [first, ...rest] = segments;
+  const aspects = entity.aspects;
+  switch (path) {
+    case 'urn':
+      return [entity.urn];
+    case 'entityType':
+      return [entity.entityType];
+    case '__firstSynchronized': {
+      const key = registry.entityType(entity.entityType)?.keyAspect.name;
+      const created = key ? aspects.get(key)?.systemMetadata.aspectCreated.time : undefined;
+      return created === undefined ? [] : [created];
+    }
+    case '__lastSynchronized':
+      return latest(aspects, (a) => a.systemMetadata.lastObserved);
+    case '__lastUpdated':
+      return latest(aspects, (a) => a.systemMetadata.aspectModified.time);
+    case 'schemaFields':
+      return schemaFields(aspects);
+    case 'schemaFields.length':
+      return aspects.has('schemaMetadata') ? [schemaFields(aspects).length] : [];
+  }
+  if (isPropertyLookup(segments)) {
+    const id = segments.slice(1).join('.');
+    const propertyUrn = id.startsWith(PROPERTY_PREFIX) ? id : `${PROPERTY_PREFIX}${id}`;
+    const entries = (aspects.get('structuredProperties')?.value as { properties?: Array<{ propertyUrn: string; values: unknown[] }> })?.properties;
+    const values = entries?.find((e) => e.propertyUrn === propertyUrn)?.values ?? [];
+    return values.map((v) => (v as { string?: string; double?: number }).string ?? (v as { double?: number }).double);
+  }
+  const spec = registry.entityType(entity.entityType);
+  const aspect = spec && registry.aspectOf(spec, first);
+  const value = aspect && aspects.get(aspect.name)?.value;
+  if (value === undefined) return [];
+  return walk(registry, [value], rest, loader);
+}
+
+async function walk(registry: Registry, start: unknown[], fields: readonly string[], loader: EntityLoader): Promise<unknown[]> {
+  let values = start.flatMap(flatten);
+  for (let i = 0; i < fields.length; i++) {
+    if (values.length > 0 && values.every((v) => isUrn(v))) {
+      // A hop: the rest of the path is read on the referenced entities.
+      const urns = [...new Set(values as string[])];
+      const entities = await loader.load(urns);
+      const rest = fields.slice(i).join('.');
+      const found = await Promise.all(urns.map((u) => (entities.has(u) ? resolvePath(registry, entities.get(u)!, rest, loader) : [])));
+      return found.flat();
+    }
+    const field = fields[i];
+    values = values.flatMap((v) => (isRecord(v) && Object.hasOwn(v, field) ? flatten(v[field]) : []));
+  }
+  return values;
+}
+
+/** Each schema field with its source and editable descriptions. */
+function schemaFields(aspects: ReadonlyMap<string, AspectView>): Array<{ fieldPath: string; description?: string; editableDescription?: string }> {
+  const fields = (aspects.get('schemaMetadata')?.value as { fields?: Array<{ fieldPath: string; description?: string }> })?.fields ?? [];
+  const editable = (aspects.get('editableSchemaMetadata')?.value as { editableSchemaFieldInfo?: Array<{ fieldPath: string; description?: string }> })
+    ?.editableSchemaFieldInfo ?? [];
+  const editedDescription = new Map(editable.map((e) => [e.fieldPath, e.description]));
+  return fields.map((f) => ({
+    fieldPath: f.fieldPath,
+    ...(f.description !== undefined ? { description: f.description } : {}),
+    ...(editedDescription.get(f.fieldPath) !== undefined ? { editableDescription: editedDescription.get(f.fieldPath) } : {}),
+  }));
+}
+
+function latest(aspects: ReadonlyMap<string, AspectView>, time: (a: AspectView) => number): number[] {
+  const times = [...aspects.values()].map(time).filter((t) => typeof t === 'number');
+  return times.length === 0 ? [] : [Math.max(...times)];
+}
+
+function flatten(value: unknown): unknown[] {
+  return Array.isArray(value) ? value.flatMap(flatten) : value === undefined ? [] : [value];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

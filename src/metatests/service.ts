@@ -1,0 +1,240 @@
+import { isDeepStrictEqual } from 'node:util';
+import { NotFoundError, PreconditionError, ValidationError } from '../errors.js';
+import type { Ingest } from '../ingest/ingest.js';
+import type { Proposal } from '../ingest/proposal.js';
+import type { EntityView, Reader } from '../read/read.js';
+import type { Registry } from '../registry/registry.js';
+import { parseUrn } from '../urn/urn.js';
+import { actionProposals } from './actions.js';
+import type { LoadedTest, TestCatalog } from './catalog.js';
+import { DefinitionError, parseDefinition } from './definition.js';
+import { Evaluator, type FailedCondition, type Verdict } from './engine.js';
+import type { EntityLoader } from './paths.js';
+
+/** One test's result on one entity, as DataHub's TestResult. */
+export interface TestResult {
+  test: string;
+  type: 'SUCCESS' | 'FAILURE';
+  testDefinitionMd5: string;
+  lastComputed: { time: number; actor: string };
+}
+
+/** Results of an evaluation; failures carry the conditions that failed (in responses only). */
+export interface TestResults {
+  passing: TestResult[];
+  failing: Array<TestResult & { explanation: FailedCondition[] }>;
+}
+
+export interface EvaluateOptions {
+  /** Exactly these tests (run even when INACTIVE or on-demand); default: the active scheduled ones. */
+  tests?: readonly string[];
+  push: boolean;
+  actor: string;
+  /** Skip entities that do not exist (instead of answering 404). */
+  skipMissing?: boolean;
+}
+
+export interface RunSummary {
+  entities: number;
+  tests: Array<{ urn: string; name: string; selected: number; passing: number; failing: number }>;
+}
+
+/** Writes made by tests: the on-change trigger ignores them, so actions do not re-trigger tests. */
+export const TEST_SOURCE = 'METADATA_TESTS';
+const PUSH_ATTEMPTS = 5;
+
+/** Metadata tests: evaluate entities against test definitions, push results and run actions. */
+export class MetadataTests {
+  private readonly evaluator: Evaluator;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly reader: Reader,
+    private readonly ingest: Ingest,
+    readonly catalog: TestCatalog,
+  ) {
+    this.evaluator = new Evaluator(registry);
+  }
+
+  /** Evaluates the entities (404 for an unknown one); with push, writes results and actions in one transaction. */
+  async evaluate(urns: readonly string[], options: EvaluateOptions): Promise<Map<string, TestResults>> {
+    const tests = await this.testsFor(options.tests);
+    const aspects = aspectsRead(tests, options.push);
+    for (let attempt = 1; ; attempt++) {
+      const entities = await this.reader.getEntities(urns, aspects);
+      const missing = urns.find((u) => !entities.has(u));
+      if (missing && !options.skipMissing) throw new NotFoundError(`Entity ${missing} not found`);
+      try {
+        return await this.evaluateEntities([...entities.values()], tests, options);
+      } catch (error) {
+        // Results are written with If-Version-Match: a concurrent push means evaluate again.
+        if (!(error instanceof PreconditionError) || attempt >= PUSH_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** Tries an unsaved definition on one entity. */
+  async evaluateDefinition(urn: string, definition: unknown): Promise<Verdict> {
+    let parsed;
+    try {
+      parsed = parseDefinition(definition, this.registry);
+    } catch (error) {
+      if (error instanceof DefinitionError) throw new ValidationError(error.message);
+      throw error;
+    }
+    const entity = (await this.reader.getEntities([urn], parsed.aspects)).get(urn);
+    if (!entity) throw new NotFoundError(`Entity ${urn} not found`);
+    return this.evaluator.evaluate(parsed, entity, this.loader());
+  }
+
+  /** Evaluates tests over every entity in their scope, a page at a time. */
+  async run(options: EvaluateOptions & { pageSize?: number; onPage?: (done: number) => void }): Promise<RunSummary> {
+    const tests = await this.testsFor(options.tests);
+    const summary = new Map(tests.map((t) => [t.urn, { urn: t.urn, name: t.info.name, selected: 0, passing: 0, failing: 0 }]));
+    let done = 0;
+    for (const type of new Set(tests.flatMap((t) => t.definition.types))) {
+      const spec = this.registry.entityType(type)!;
+      for await (const page of this.reader.urnsOf(spec, options.pageSize ?? 500)) {
+        const results = await this.evaluate(page, { ...options, skipMissing: true });
+        for (const entityResults of results.values()) {
+          for (const side of ['passing', 'failing'] as const) {
+            for (const r of entityResults[side]) {
+              const counts = summary.get(r.test)!;
+              counts.selected++;
+              counts[side]++;
+            }
+          }
+        }
+        done += page.length;
+        options.onPage?.(done);
+      }
+    }
+    return { entities: done, tests: [...summary.values()] };
+  }
+
+  /** Named tests (400 for an unknown one), or the active, scheduled ones. */
+  private async testsFor(named?: readonly string[]): Promise<LoadedTest[]> {
+    const all = await this.catalog.all();
+    if (!named) return [...all.values()].filter((t) => t.active && t.scheduled);
+    return named.map((urn) => {
+      parseUrn(urn);
+      const test = all.get(urn);
+      if (!test) throw new ValidationError(`Unknown test ${urn}`);
+      return test;
+    });
+  }
+
+  private async evaluateEntities(entities: readonly EntityView[], tests: readonly LoadedTest[], options: EvaluateOptions): Promise<Map<string, TestResults>> {
+    const loader = this.loader(entities);
+    const time = Date.now();
+    const results = new Map<string, TestResults>();
+    const proposals: Proposal[] = [];
+    for (const entity of entities) {
+      const outcome: TestResults = { passing: [], failing: [] };
+      const evaluated: Array<{ test: LoadedTest; passed: boolean }> = [];
+      for (const test of tests) {
+        const { verdict, explanation } = await this.evaluator.evaluate(test.definition, entity, loader);
+        if (verdict === 'NOT_SELECTED') continue;
+        const result: TestResult = {
+          test: test.urn,
+          type: verdict === 'PASS' ? 'SUCCESS' : 'FAILURE',
+          testDefinitionMd5: test.md5,
+          lastComputed: { time, actor: options.actor },
+        };
+        if (verdict === 'PASS') outcome.passing.push(result);
+        else outcome.failing.push({ ...result, explanation });
+        evaluated.push({ test, passed: verdict === 'PASS' });
+      }
+      results.set(entity.urn, outcome);
+      if (options.push) proposals.push(...(await this.pushProposals(entity, outcome, evaluated, options)));
+    }
+    if (proposals.length > 0) await this.ingest.ingest(proposals, { actor: options.actor, source: TEST_SOURCE });
+    return results;
+  }
+
+  /** The entity's new testResults (if it changes) and the actions of the tests it passed or failed. */
+  private async pushProposals(
+    entity: EntityView,
+    outcome: TestResults,
+    evaluated: ReadonlyArray<{ test: LoadedTest; passed: boolean }>,
+    options: EvaluateOptions,
+  ): Promise<Proposal[]> {
+    const spec = this.registry.entityType(entity.entityType);
+    if (!spec?.aspects.has('testResults')) return [];
+    const stored = entity.aspects.get('testResults');
+    const previous = (stored?.value as { passing: TestResult[]; failing: TestResult[] } | undefined) ?? { passing: [], failing: [] };
+    const replaced = new Set(options.tests ?? [...previous.passing, ...previous.failing].map((r) => r.test));
+    // An unchanged (test, outcome, definition) keeps its stored entry, so re-running writes nothing.
+    const keep = (r: TestResult) =>
+      [...previous.passing, ...previous.failing].find((p) => p.test === r.test && p.type === r.type && p.testDefinitionMd5 === r.testDefinitionMd5) ??
+      r;
+    const next = {
+      passing: [...previous.passing.filter((r) => !replaced.has(r.test)), ...outcome.passing.map(keep)],
+      failing: [...previous.failing.filter((r) => !replaced.has(r.test)), ...outcome.failing.map(({ explanation: _, ...r }) => keep(r))],
+    };
+    const proposals: Proposal[] = [];
+    if (!isDeepStrictEqual(next, previous) || (!stored && evaluated.length > 0)) {
+      proposals.push({
+        urn: entity.urn,
+        aspect: 'testResults',
+        changeType: 'UPSERT',
+        value: next,
+        ifVersionMatch: String(stored ? Number(stored.systemMetadata.version) : -1),
+      });
+    }
+    const numeric = await this.numericProperties(evaluated.flatMap(({ test }) => [...test.definition.actions.passing, ...test.definition.actions.failing]));
+    for (const { test, passed } of evaluated) {
+      proposals.push(...actionProposals(entity, passed ? test.definition.actions.passing : test.definition.actions.failing, test.urn, (p) => numeric.has(p)));
+    }
+    return proposals;
+  }
+
+  /** Structured properties set by the actions whose value type is number (their values are doubles). */
+  private async numericProperties(actions: ReadonlyArray<{ type: string; params: Record<string, string | string[]> }>): Promise<Set<string>> {
+    const urns = actions
+      .filter((a) => a.type === 'SET_STRUCTURED_PROPERTY')
+      .map((a) => (a.params.propertyUrn ?? a.params.structuredPropertyUrn) as string);
+    if (urns.length === 0) return new Set();
+    const properties = await this.reader.getEntities([...new Set(urns)]);
+    return new Set(
+      [...properties.values()]
+        .filter((p) => (p.aspects.get('propertyDefinition')?.value as { valueType?: string } | undefined)?.valueType === 'urn:li:dataType:datahub.number')
+        .map((p) => p.urn),
+    );
+  }
+
+  /** Loads hop targets through the read path, once each per evaluation. */
+  private loader(known: readonly EntityView[] = []): EntityLoader {
+    const cache = new Map<string, EntityView | undefined>(known.map((e) => [e.urn, e]));
+    return {
+      load: async (urns) => {
+        const missing = urns.filter((u) => !cache.has(u));
+        if (missing.length > 0) {
+          const loaded = await this.reader.getEntities(missing.filter((u) => isValidUrn(u)));
+          for (const u of missing) cache.set(u, loaded.get(u));
+        }
+        return new Map(urns.filter((u) => cache.get(u)).map((u) => [u, cache.get(u)!]));
+      },
+    };
+  }
+}
+
+/** The union of what the tests read (undefined: everything), plus testResults when results are pushed. */
+function aspectsRead(tests: readonly LoadedTest[], push: boolean): Set<string> | undefined {
+  const aspects = new Set<string>(push ? ['testResults'] : []);
+  for (const test of tests) {
+    if (!test.definition.aspects) return undefined;
+    for (const aspect of test.definition.aspects) aspects.add(aspect);
+  }
+  return aspects;
+}
+
+/** A URN the registry knows (hops to unknown types simply find nothing). */
+function isValidUrn(text: string): boolean {
+  try {
+    parseUrn(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

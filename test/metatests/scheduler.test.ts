@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { datasetUrn, type TestApp } from '../helpers.js';
+import { aspect, brief, defineTest, write } from './fixtures.js';
+
+async function appWith(options: { testsInterval: number; testsOnChange: boolean }): Promise<TestApp> {
+  const { app, services } = await buildApp({ dataDir: ':memory:', logLevel: 'silent', bodyLimit: 1024 * 1024, ...options });
+  return {
+    app,
+    services,
+    async call(o) {
+      const res = await app.inject(o);
+      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, headers: res.headers, raw: res.body };
+    },
+  };
+}
+
+const TAGGING = {
+  on: { types: ['dataset'] },
+  rules: [{ property: 'datasetProperties.description', operator: 'exists' }],
+  actions: { passing: [{ type: 'ADD_TAGS', params: { values: ['urn:li:tag:Documented'] } }] },
+};
+
+describe('tests run off the request path', () => {
+  it('re-evaluates an entity shortly after it changes, pushing results and running actions', async () => {
+    const t = await appWith({ testsInterval: 0, testsOnChange: true });
+    const test = await defineTest(t, 'documented', TAGGING);
+    await t.services.scheduler.idle(); // the new test's own scope run
+    const urn = datasetUrn('sched.change');
+    let evaluations = 0;
+    const evaluate = t.services.tests.evaluate.bind(t.services.tests);
+    t.services.tests.evaluate = (urns, options) => {
+      evaluations++;
+      return evaluate(urns, options);
+    };
+    await write(t, 'dataset', urn, 'datasetProperties', { description: 'described' });
+    await t.services.scheduler.idle();
+    assert.deepEqual(brief(await aspect(t, 'dataset', urn, 'testResults')), { passing: [test], failing: [] });
+    assert.deepEqual(await aspect(t, 'dataset', urn, 'globalTags'), { tags: [{ tag: 'urn:li:tag:Documented' }] });
+    await t.services.scheduler.idle();
+    assert.equal(evaluations, 1, "the tests' own writes do not trigger another evaluation");
+    await t.app.close();
+  });
+
+  it('coalesces several changes of one entity into one evaluation', async () => {
+    const t = await appWith({ testsInterval: 0, testsOnChange: true });
+    await defineTest(t, 'documented', TAGGING);
+    await t.services.scheduler.idle();
+    const urn = datasetUrn('sched.coalesce');
+    const seen: string[][] = [];
+    const evaluate = t.services.tests.evaluate.bind(t.services.tests);
+    t.services.tests.evaluate = (urns, options) => {
+      seen.push([...urns]);
+      return evaluate(urns, options);
+    };
+    await write(t, 'dataset', urn, 'datasetProperties', { description: 'one' });
+    await write(t, 'dataset', urn, 'datasetProperties', { description: 'two' });
+    await write(t, 'dataset', urn, 'status', { removed: false });
+    await t.services.scheduler.idle();
+    assert.deepEqual(seen, [[urn]]);
+    await t.app.close();
+  });
+
+  it('re-evaluates the scope of a new or changed test', async () => {
+    const t = await appWith({ testsInterval: 0, testsOnChange: true });
+    const urns = [datasetUrn('sched.scope.a'), datasetUrn('sched.scope.b')];
+    await write(t, 'dataset', urns[0], 'datasetProperties', { description: 'yes' });
+    await write(t, 'dataset', urns[1], 'datasetProperties', { name: 'no description' });
+    await t.services.scheduler.idle();
+    const test = await defineTest(t, 'documented', TAGGING);
+    await t.services.scheduler.idle();
+    assert.deepEqual(brief(await aspect(t, 'dataset', urns[0], 'testResults')), { passing: [test], failing: [] });
+    assert.deepEqual(brief(await aspect(t, 'dataset', urns[1], 'testResults')), { passing: [], failing: [test] });
+    await t.app.close();
+  });
+
+  it('does nothing on change with --tests-on-change false', async () => {
+    const t = await appWith({ testsInterval: 0, testsOnChange: false });
+    await defineTest(t, 'documented', TAGGING);
+    const urn = datasetUrn('sched.off');
+    await write(t, 'dataset', urn, 'datasetProperties', { description: 'described' });
+    await t.services.scheduler.idle();
+    assert.equal(await aspect(t, 'dataset', urn, 'testResults'), undefined);
+    await t.app.close();
+  });
+
+  it('runs ACTIVE DAILY tests over the catalog on the interval', async () => {
+    const t = await appWith({ testsInterval: 50, testsOnChange: false });
+    const test = await defineTest(t, 'documented', TAGGING);
+    await defineTest(t, 'ondemand', { on: { types: ['dataset'] }, rules: [] }, { schedule: 'NONE' });
+    const urn = datasetUrn('sched.interval');
+    await write(t, 'dataset', urn, 'datasetProperties', { description: 'described' });
+    for (let i = 0; i < 50 && !(await aspect(t, 'dataset', urn, 'testResults')); i++) await new Promise((r) => setTimeout(r, 20));
+    await t.services.scheduler.idle();
+    assert.deepEqual(brief(await aspect(t, 'dataset', urn, 'testResults')), { passing: [test], failing: [] });
+    await t.app.close();
+  });
+});
