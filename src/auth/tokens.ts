@@ -10,6 +10,11 @@ const PREFIX = 'urnb_';
 const NAME = /^[A-Za-z0-9._@-]{1,100}$/;
 /** last_used_at is refreshed at most this often per token, so authentication costs no write per request. */
 const TOUCH_EVERY_MS = 60_000;
+/**
+ * Cached lookups are re-read after this long, so a revocation made elsewhere (the CLI on the data
+ * dir, another replica) takes effect within it; revoking through this process clears it at once.
+ */
+const CACHE_MS = 5_000;
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -20,7 +25,7 @@ export function hashSecret(secret: string): string {
  * hashes. Lookups are cached by hash; revoking clears the cache entry at once.
  */
 export class TokenService {
-  private readonly cache = new Map<string, TokenRecord>();
+  private readonly cache = new Map<string, { record: TokenRecord; until: number }>();
   private readonly touched = new Map<string, number>();
   private readonly envAdminHash?: string;
 
@@ -66,20 +71,21 @@ export class TokenService {
 
   async revoke(id: string): Promise<void> {
     if (!(await this.store.revokeToken(id, Date.now()))) throw new NotFoundError(`No live token with id ${id}`);
-    for (const [hash, record] of this.cache) if (record.id === id) this.cache.delete(hash);
+    for (const [hash, entry] of this.cache) if (entry.record.id === id) this.cache.delete(hash);
   }
 
   /** The principal of a valid secret; undefined for an unknown, expired or revoked one. */
   async authenticate(secret: string): Promise<Principal | undefined> {
     const hash = hashSecret(secret);
     if (hash === this.envAdminHash) return { actor: 'urn:li:corpuser:admin', role: 'admin' };
-    let record = this.cache.get(hash);
+    const now = Date.now();
+    const cached = this.cache.get(hash);
+    let record = cached && cached.until > now ? cached.record : undefined;
     if (!record) {
       record = await this.store.tokenByHash(hash);
       if (!record) return undefined;
-      this.cache.set(hash, record);
+      this.cache.set(hash, { record, until: now + CACHE_MS });
     }
-    const now = Date.now();
     if (record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= now)) return undefined;
     if (now - (this.touched.get(record.id) ?? 0) > TOUCH_EVERY_MS) {
       this.touched.set(record.id, now);

@@ -145,3 +145,21 @@ describe('bootstrap, CLI and logs', () => {
     assert.ok(row.revoked_at > 0);
   });
 });
+
+describe('revocation made elsewhere', () => {
+  it('reaches a running process within seconds (the CLI revokes on the data dir)', async () => {
+    const t = await testApp({ auth: true, adminToken: ADMIN });
+    const made = await t.call({ method: 'POST', url: '/openapi/v2/auth/tokens', headers: admin, payload: { name: 'elsewhere', role: 'viewer' } });
+    const bearer = { authorization: `Bearer ${made.body.token}` };
+    assert.equal((await t.call({ method: 'GET', url: `${V2}/dataset`, headers: bearer })).status, 200);
+    // As another process would: straight in the store, bypassing this process's token cache.
+    await t.services.store.revokeToken(made.body.id, Date.now());
+    let status = 200;
+    for (let i = 0; i < 80 && status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await t.call({ method: 'GET', url: `${V2}/dataset`, headers: bearer })).status;
+    }
+    assert.equal(status, 401);
+    await t.app.close();
+  });
+});
