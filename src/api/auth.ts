@@ -32,16 +32,39 @@ const PUBLIC_PREFIXES = ['/openapi/swagger-ui'];
 /** Bearer-token authentication and role checks on every route, in one hook. */
 export function registerAuth(app: FastifyInstance, tokens: TokenService, limiter: FailedAuthLimiter, enabled: boolean): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (req) => {
+  // A callback hook, not an async one: the common case (a remembered token) stays synchronous.
+  app.addHook('onRequest', (req, _reply, done) => {
     if (!enabled) {
       req.principal = ANONYMOUS;
-      return;
+      return done();
     }
-    if (req.routeOptions.config?.public || PUBLIC_PREFIXES.some((p) => req.url.startsWith(p))) return;
-    const principal = await authenticate(req, tokens, limiter);
-    req.principal = principal;
-    const permission = req.routeOptions.config?.permission;
-    if (permission) authorize(req, permission);
+    if (req.routeOptions.config?.public || PUBLIC_PREFIXES.some((p) => req.url.startsWith(p))) return done();
+    const secret = bearerSecret(req.headers.authorization);
+    const known = secret === undefined ? undefined : tokens.cached(secret);
+    const settle = (principal: Principal) => {
+      req.principal = principal;
+      const permission = req.routeOptions.config?.permission;
+      if (permission) authorize(req, permission);
+    };
+    if (known) {
+      try {
+        settle(known);
+        return done();
+      } catch (error) {
+        return done(error as Error);
+      }
+    }
+    authenticate(req, secret, tokens, limiter).then(
+      (principal) => {
+        try {
+          settle(principal);
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
+      },
+      (error: Error) => done(error),
+    );
   });
 }
 
@@ -51,14 +74,17 @@ export function authorize(req: FastifyRequest, permission: Permission, operation
   if (principal && !can(principal.role, permission)) throw new ForbiddenError(`${principal.actor} is unauthorized to ${operation}.`);
 }
 
-async function authenticate(req: FastifyRequest, tokens: TokenService, limiter: FailedAuthLimiter): Promise<Principal> {
-  const header = req.headers.authorization;
+function bearerSecret(header: string | undefined): string | undefined {
   const match = header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const principal = match ? await tokens.authenticate(match[1]) : undefined;
+  return match?.[1];
+}
+
+async function authenticate(req: FastifyRequest, secret: string | undefined, tokens: TokenService, limiter: FailedAuthLimiter): Promise<Principal> {
+  const principal = secret === undefined ? undefined : await tokens.authenticate(secret);
   if (principal) return principal;
   const wait = limiter.fail(req.ip);
   if (wait > 0) throw new TooManyRequestsError('Too many failed authentication attempts from this address; retry later', wait);
-  if (header === undefined) throw new UnauthorizedError('Authentication required: send Authorization: Bearer <token>');
-  if (!match) throw new UnauthorizedError('Malformed Authorization header: expected "Bearer <token>"');
+  if (req.headers.authorization === undefined) throw new UnauthorizedError('Authentication required: send Authorization: Bearer <token>');
+  if (secret === undefined) throw new UnauthorizedError('Malformed Authorization header: expected "Bearer <token>"');
   throw new UnauthorizedError('Invalid, expired or revoked token');
 }

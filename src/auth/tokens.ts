@@ -22,10 +22,11 @@ export function hashSecret(secret: string): string {
 
 /**
  * Access tokens: opaque random secrets (256 bits, prefixed `urnb_`), stored only as SHA-256
- * hashes. Lookups are cached by hash; revoking clears the cache entry at once.
+ * hashes. Valid secrets are remembered for a few seconds; revoking clears the entry at once.
  */
 export class TokenService {
-  private readonly cache = new Map<string, { record: TokenRecord; until: number }>();
+  /** Recently authenticated secrets (valid ones only), re-checked against the store after CACHE_MS. */
+  private readonly recent = new Map<string, { principal: Principal; expiresAt: number | null; until: number }>();
   private readonly touched = new Map<string, number>();
   private readonly envAdminHash?: string;
 
@@ -71,27 +72,47 @@ export class TokenService {
 
   async revoke(id: string): Promise<void> {
     if (!(await this.store.revokeToken(id, Date.now()))) throw new NotFoundError(`No live token with id ${id}`);
-    for (const [hash, entry] of this.cache) if (entry.record.id === id) this.cache.delete(hash);
+    for (const [secret, entry] of this.recent) if (entry.principal.tokenId === id) this.recent.delete(secret);
+  }
+
+  /**
+   * The principal of a secret from memory alone: a hit skips hashing and the database, which keeps
+   * authentication off the request's cost. `undefined` means "not known here": call authenticate().
+   */
+  cached(secret: string): Principal | undefined {
+    const entry = this.recent.get(secret);
+    if (!entry) return undefined;
+    const now = Date.now();
+    if (entry.until <= now || (entry.expiresAt !== null && entry.expiresAt <= now)) {
+      this.recent.delete(secret);
+      return undefined;
+    }
+    return entry.principal;
   }
 
   /** The principal of a valid secret; undefined for an unknown, expired or revoked one. */
   async authenticate(secret: string): Promise<Principal | undefined> {
     const hash = hashSecret(secret);
-    if (hash === this.envAdminHash) return { actor: 'urn:li:corpuser:admin', role: 'admin' };
     const now = Date.now();
-    const cached = this.cache.get(hash);
-    let record = cached && cached.until > now ? cached.record : undefined;
-    if (!record) {
-      record = await this.store.tokenByHash(hash);
-      if (!record) return undefined;
-      this.cache.set(hash, { record, until: now + CACHE_MS });
+    if (hash === this.envAdminHash) {
+      const principal: Principal = { actor: 'urn:li:corpuser:admin', role: 'admin' };
+      this.remember(secret, principal, null, now);
+      return principal;
     }
-    if (record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= now)) return undefined;
+    const record = await this.store.tokenByHash(hash);
+    if (!record || record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= now)) return undefined;
     if (now - (this.touched.get(record.id) ?? 0) > TOUCH_EVERY_MS) {
       this.touched.set(record.id, now);
       await this.store.touchToken(record.id, now);
     }
-    return { actor: record.actor, role: record.role, tokenId: record.id };
+    const principal: Principal = { actor: record.actor, role: record.role, tokenId: record.id };
+    this.remember(secret, principal, record.expiresAt, now);
+    return principal;
+  }
+
+  private remember(secret: string, principal: Principal, expiresAt: number | null, now: number): void {
+    if (this.recent.size >= 10_000) this.recent.clear(); // bounded: an attacker cannot grow it (only valid tokens enter)
+    this.recent.set(secret, { principal, expiresAt, until: now + CACHE_MS });
   }
 
   /** True when there is at least one token (so the first start knows it must create one). */
