@@ -4,12 +4,19 @@
  * A benchmark is a Suite handed to runSuite. The machine is small and shared, so each scenario
  * runs in several interleaved rounds and we report medians and ratios against the bare server.
  *
- * options: [--duration <s>] [--rounds <n>] [--connections <n>] [--quick] [--profile <dir>]
+ * urnbase runs with authentication on, as `urnbase serve` does by default: it is started with a
+ * random admin secret in URNBASE_ADMIN_TOKEN, and every request of a benchmark (autocannon's and
+ * the seeding and verification fetches) sends it as `Authorization: Bearer <secret>`. Requests to
+ * the bare server send the same header (which it ignores), so both sides parse the same headers.
+ *
+ * options: [--duration <s>] [--rounds <n>] [--connections <n>] [--quick] [--profile <dir>] [--no-auth]
  *   --quick (or BENCH_QUICK=1)  1 s per run, 1 round: a smoke check
  *   --profile <dir>             run urnbase under node --cpu-prof, profiles written to <dir>
+ *   --no-auth                   run urnbase with --auth false, for comparison (the header is still sent)
  */
 import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -28,6 +35,8 @@ interface Settings {
   connections: number;
   warmup: number;
   profileDir?: string;
+  /** Whether urnbase runs with authentication on (the default; off with --no-auth). */
+  auth: boolean;
 }
 
 /** The flags every benchmark takes; a suite may accept more (Suite.options) and read them itself. */
@@ -37,6 +46,7 @@ export const HARNESS_OPTIONS = {
   connections: { type: 'string', default: '10' },
   quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
   profile: { type: 'string' },
+  'no-auth': { type: 'boolean', default: false },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
 function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings {
@@ -53,6 +63,7 @@ function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings
     connections: positive('connections', values.connections),
     warmup: Math.min(2, duration),
     profileDir: values.profile && path.resolve(values.profile),
+    auth: !values['no-auth'],
   };
 }
 
@@ -81,8 +92,8 @@ export async function removeTempDir(dir: string): Promise<void> {
   tmpDirs.delete(dir);
 }
 
-function start(name: string, args: string[]): ChildProcess {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+function start(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
   children.add(child);
   child.once('exit', (code, signal) => {
     if (children.delete(child)) process.stderr.write(`${name} exited unexpectedly (code ${code}, signal ${signal})\n`);
@@ -132,8 +143,19 @@ async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
 
 export const DATASETS = 1000;
 export const SEED_BATCH = 100;
-export const JSON_HEADERS = { 'content-type': 'application/json' };
 export const V2 = '/openapi/v2/entity';
+
+/** The admin secret urnbase is started with (URNBASE_ADMIN_TOKEN), new for every benchmark run. */
+const ADMIN_SECRET = `urnb_bench_${randomBytes(24).toString('hex')}`;
+const AUTHORIZATION = `Bearer ${ADMIN_SECRET}`;
+// Fresh objects each time: autocannon writes Content-Length into the headers object it is given.
+/** The headers every request sends: the admin token. */
+export const authHeaders = (): Record<string, string> => ({ authorization: AUTHORIZATION });
+/** The admin token and a JSON content type (or another one, e.g. application/json-patch+json). */
+export const jsonHeaders = (contentType = 'application/json'): Record<string, string> => ({
+  'content-type': contentType,
+  authorization: AUTHORIZATION,
+});
 
 export const datasetUrns = Array.from(
   { length: DATASETS },
@@ -164,7 +186,7 @@ export const BARE_GET: Scenario = { name: 'bare GET', server: 'bare', request: (
 export const BARE_POST: Scenario = {
   name: 'bare POST',
   server: 'bare',
-  request: () => ({ method: 'POST', path: `/bare/${pickDataset()}`, headers: JSON_HEADERS, body: freshTagsBody() }),
+  request: () => ({ method: 'POST', path: `/bare/${pickDataset()}`, headers: jsonHeaders(), body: freshTagsBody() }),
 };
 
 export async function expectOk(res: Response, what: string): Promise<unknown> {
@@ -178,7 +200,7 @@ export async function seedDatasets(base: string, aspects: (i: number) => Record<
   for (let start = 0; start < DATASETS; start += SEED_BATCH) {
     const body = datasetUrns.slice(start, start + SEED_BATCH).map((urn, j) => ({ urn, aspects: aspects(start + j) }));
     await expectOk(
-      await fetch(`${base}${V2}/dataset?async=false`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) }),
+      await fetch(`${base}${V2}/dataset?async=false`, { method: 'POST', headers: jsonHeaders(), body: JSON.stringify(body) }),
       'seeding',
     );
   }
@@ -186,7 +208,7 @@ export async function seedDatasets(base: string, aspects: (i: number) => Record<
 
 /** The version of a dataset aspect (0 when it has none), read back through the API. */
 export async function aspectVersion(base: string, encodedUrn: string, aspect: string): Promise<number> {
-  const res = await fetch(`${base}${V2}/dataset/${encodedUrn}/${aspect}?systemMetadata=true`);
+  const res = await fetch(`${base}${V2}/dataset/${encodedUrn}/${aspect}?systemMetadata=true`, { headers: authHeaders() });
   if (res.status === 404) {
     await res.arrayBuffer();
     return 0;
@@ -200,8 +222,37 @@ async function run(base: string, scenario: Scenario, duration: number, connectio
     url: base,
     connections,
     duration,
-    requests: [{ setupRequest: (request) => ({ ...request, ...scenario.request() }) }],
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = scenario.request();
+          return { ...request, ...next, headers: { ...authHeaders(), ...next.headers } };
+        },
+      },
+    ],
   });
+}
+
+/**
+ * That urnbase's authentication is what the settings line says: with auth on, a protected route
+ * answers 401 without the token and is served with it; with auth off, it is served without one.
+ * (The dataset is not seeded yet, so "served" is a 404.)
+ */
+async function checkAuth(base: string, auth: boolean): Promise<void> {
+  const url = `${base}${V2}/dataset/${encodedUrns[0]}/globalTags`;
+  const status = async (headers: Record<string, string>) => {
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  const [without, withToken] = [await status({}), await status(authHeaders())];
+  const expected = auth ? [401, 404] : [404, 404];
+  if (without !== expected[0] || withToken !== expected[1]) {
+    throw new Error(
+      `auth ${auth ? 'on' : 'off'}: ${url} answered ${without} without a token and ${withToken} with the admin token, ` +
+        `expected ${expected[0]} and ${expected[1]}`,
+    );
+  }
 }
 
 // ---------------------------------------------------------------- suite
@@ -249,7 +300,12 @@ async function measure(suite: Suite): Promise<void> {
   );
   console.log(
     `${s.connections} connections, ${s.warmup} s warm-up per scenario, ${s.rounds} round(s) of ${s.duration} s per scenario, ` +
-      `${suite.seeded}${s.profileDir ? `, urnbase under --cpu-prof → ${s.profileDir}` : ''}\n`,
+      `${suite.seeded}${s.profileDir ? `, urnbase under --cpu-prof → ${s.profileDir}` : ''}`,
+  );
+  console.log(
+    s.auth
+      ? 'auth ON: urnbase started with an admin token (URNBASE_ADMIN_TOKEN), every request sends Authorization: Bearer <token>\n'
+      : 'auth OFF (--no-auth): urnbase started with --auth false; requests still send the Authorization header\n',
   );
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'urnbase-bench-'));
@@ -258,16 +314,22 @@ async function measure(suite: Suite): Promise<void> {
   const bases = { bare: `http://127.0.0.1:${barePort}`, urnbase: `http://127.0.0.1:${urnbasePort}` };
   const profileArgs = s.profileDir ? ['--cpu-prof', '--cpu-prof-dir', s.profileDir] : [];
   const bare = start('bare server', [BARE_MAIN, String(barePort)]);
-  const urnbase = start('urnbase', [
-    ...profileArgs,
-    URNBASE_MAIN,
-    'serve',
-    ...['--port', String(urnbasePort), '--data-dir', dataDir, '--log-level', 'warn'],
-    ...(suite.serverArgs ?? []),
-  ]);
+  const urnbase = start(
+    'urnbase',
+    [
+      ...profileArgs,
+      URNBASE_MAIN,
+      'serve',
+      ...['--port', String(urnbasePort), '--data-dir', dataDir, '--log-level', 'warn'],
+      ...['--auth', String(s.auth)],
+      ...(suite.serverArgs ?? []),
+    ],
+    s.auth ? { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN_SECRET } : process.env,
+  );
   try {
     await waitUntilUp(`${bases.bare}/bare/up`, bare);
     await waitUntilUp(`${bases.urnbase}/health`, urnbase);
+    await checkAuth(bases.urnbase, s.auth);
     await suite.seed(bases.urnbase);
 
     let writesOk = 0;

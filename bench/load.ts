@@ -3,20 +3,22 @@
  * server doing the same HTTP and JSON work (see harness.ts for how it is run and reported).
  *
  * usage: node dist/bench/load.js [--duration <s>] [--rounds <n>] [--connections <n>]
- *                                [--quick] [--profile <dir>]
+ *                                [--quick] [--profile <dir>] [--no-auth]
  *   --quick (or BENCH_QUICK=1)  1 s per run, 1 round: a smoke check
  *   --profile <dir>             run urnbase under node --cpu-prof, profiles written to <dir>
+ *   --no-auth                   run urnbase with --auth false (by default auth is on, as in `urnbase serve`)
  */
 import {
   BARE_GET,
   BARE_POST,
   DATASETS,
-  JSON_HEADERS,
   V2,
   aspectVersion,
+  authHeaders,
   encodedUrns,
   expectOk,
   freshTagsBody,
+  jsonHeaders,
   pickDataset,
   runSuite,
   seedDatasets,
@@ -36,12 +38,12 @@ runSuite({
       name: 'urnbase POST',
       server: 'urnbase',
       writes: true,
-      request: () => ({ method: 'POST', path: ASPECT(pickDataset()), headers: JSON_HEADERS, body: freshTagsBody() }),
+      request: () => ({ method: 'POST', path: ASPECT(pickDataset()), headers: jsonHeaders(), body: freshTagsBody() }),
     },
   ],
   async seed(base) {
     await seedDatasets(base, (i) => ({ globalTags: { value: seedTags(i) } }));
-    const sample = await expectOk(await fetch(`${base}${ASPECT(encodedUrns[0])}`), 'reading a seeded aspect');
+    const sample = await expectOk(await fetch(`${base}${ASPECT(encodedUrns[0])}`, { headers: authHeaders() }), 'reading a seeded aspect');
     if (JSON.stringify(sample) !== JSON.stringify({ value: seedTags(0) })) {
       throw new Error(`unexpected seeded aspect: ${JSON.stringify(sample)}`);
     }

@@ -13,12 +13,14 @@
  *
  * usage: node dist/bench/metatests.js [--entities <n>] [--only evaluate|catalog]
  *                                     [--duration <s>] [--rounds <n>] [--connections <n>]
- *                                     [--quick] [--profile <dir>]
+ *                                     [--quick] [--profile <dir>] [--no-auth]
  *   --entities <n>   datasets in the catalog-wide run (default 100000; 1000 with --quick)
  *   --only <part>    run one part: evaluate (HTTP, part 1) or catalog (in-process, part 2)
  *   --quick          1 s per run, 1 round, 1,000 entities: a smoke check
  *   --profile <dir>  run the part-1 urnbase server under node --cpu-prof, profiles to <dir>
  *   --profile-runs <dir>  CPU-profile each part-2 run (not the load), one .cpuprofile per run
+ *   --no-auth        run the part-1 urnbase server with --auth false (by default auth is on and
+ *                    every request sends the admin token; part 2 is in-process, without auth)
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -36,6 +38,7 @@ import {
   encodedUrns,
   expectOk,
   fmt,
+  jsonHeaders,
   makeTempDir,
   removeTempDir,
   runSuite,
@@ -55,8 +58,6 @@ if (flags.only !== undefined && !['evaluate', 'catalog'].includes(flags.only)) t
 const LOAD_BATCH = 1000;
 const RUN_TARGET = 5000; // entities/s
 const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
-// Fresh each time: autocannon writes Content-Length into the headers object it is given.
-const jsonHeaders = () => ({ 'content-type': 'application/json' });
 const SERVER_ARGS = ['--tests-on-change', 'false', '--tests-interval', '0'];
 
 // ---------------------------------------------------------------- the catalog around the datasets
@@ -357,7 +358,7 @@ async function catalogPart(): Promise<void> {
   });
   try {
     const call: Call = async (method, url, body) => {
-      const res = await app.inject({ method, url, ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: jsonHeaders() }) });
+      const res = await app.inject({ method, url, ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
       if (res.statusCode >= 300) throw new Error(`${method} ${url}: HTTP ${res.statusCode} ${res.body.slice(0, 300)}`);
       return res.json() as unknown;
     };

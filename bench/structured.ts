@@ -4,9 +4,21 @@
  * (see harness.ts for how it is run and reported).
  *
  * usage: node dist/bench/structured.js [--duration <s>] [--rounds <n>] [--connections <n>]
- *                                      [--quick] [--profile <dir>]
+ *                                      [--quick] [--profile <dir>] [--no-auth]
+ *   --no-auth  run urnbase with --auth false (by default auth is on, as in `urnbase serve`)
  */
-import { BARE_POST, DATASETS, JSON_HEADERS, V2, aspectVersion, encodedUrns, expectOk, pickDataset, runSuite, seedDatasets } from './harness.js';
+import {
+  BARE_POST,
+  DATASETS,
+  V2,
+  aspectVersion,
+  encodedUrns,
+  expectOk,
+  jsonHeaders,
+  pickDataset,
+  runSuite,
+  seedDatasets,
+} from './harness.js';
 
 const property = (qualifiedName: string) => `urn:li:structuredProperty:${qualifiedName}`;
 const TIER = property('bench.tier');
@@ -44,7 +56,7 @@ const retentionPatch = (n: number) => ({
 
 const VALUES = (urn: string) => `${V2}/dataset/${urn}/structuredProperties`;
 const post = (base: string, path: string, body: unknown) =>
-  fetch(`${base}${path}`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
+  fetch(`${base}${path}`, { method: 'POST', headers: jsonHeaders(), body: JSON.stringify(body) });
 
 runSuite({
   title: 'urnbase structured-property write benchmark',
@@ -58,7 +70,7 @@ runSuite({
       request: () => ({
         method: 'POST',
         path: VALUES(pickDataset()),
-        headers: JSON_HEADERS,
+        headers: jsonHeaders(),
         body: JSON.stringify({ properties: assignments(next++) }),
       }),
     },
@@ -69,7 +81,7 @@ runSuite({
       request: () => ({
         method: 'PATCH',
         path: VALUES(pickDataset()),
-        headers: { 'content-type': 'application/json-patch+json' },
+        headers: jsonHeaders('application/json-patch+json'),
         body: JSON.stringify(retentionPatch(next++)),
       }),
     },

@@ -1,10 +1,15 @@
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAuth } from './api/auth.js';
 import { registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
 import { testRoutes } from './api/gms/test.js';
 import { entityRoutesV2 } from './api/v2/entity.js';
+import { tokenRoutes } from './api/v2/tokens.js';
+import { bootstrapAdminToken } from './auth/bootstrap.js';
+import { FailedAuthLimiter } from './auth/limiter.js';
+import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { bootstrap } from './ingest/bootstrap.js';
 import { Ingest } from './ingest/ingest.js';
@@ -20,9 +25,11 @@ import { SqliteStore } from './store/sqlite.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'testsInterval' | 'testsOnChange'>> & {
+  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'auth' | 'adminToken'>> & {
     /** Use this store instead of opening SQLite in dataDir. */
     store?: Store;
+    /** Failed authentications per address per minute before 429 (default 20). */
+    authFailureLimit?: number;
   };
 
 /** The composition root: store, registry, services, HTTP server. */
@@ -37,6 +44,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // Parsed test definitions stay cached until a testInfo changes.
   ingest.onCommit((events) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate());
   const tests = new MetadataTests(registry, reader, ingest, catalog);
+  const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
 
   const app = Fastify({
@@ -53,17 +61,22 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     app.log,
   );
   scheduler.start(ingest);
-  const services: Services = { registry, store, reader, ingest, tests, scheduler };
+  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens };
   app.addHook('onClose', async () => {
     await scheduler.close();
     await store.close();
   });
   configureParsing(app);
   registerErrorHandlers(app);
+  // Auth is the caller's choice here (tests, embedding); `urnbase serve` turns it on by default.
+  const auth = options.auth ?? false;
+  if (auth && !options.adminToken) await bootstrapAdminToken(tokens, options.dataDir, app.log);
+  registerAuth(app, tokens, new FailedAuthLimiter(options.authFailureLimit), auth);
   await registerOpenApi(app);
   statusRoutes(app);
   entityRoutesV2(app, services);
   testRoutes(app, tests);
+  tokenRoutes(app, tokens);
   await app.ready();
   return { app, services };
 }

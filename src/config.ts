@@ -12,6 +12,10 @@ export interface Config {
   testsInterval: number;
   /** Re-evaluate an entity's metadata tests shortly after it changes. */
   testsOnChange: boolean;
+  /** Require a bearer token on every route but health, config and the API document. */
+  auth: boolean;
+  /** URNBASE_ADMIN_TOKEN: a secret valid as an admin token (environment only, never a flag). */
+  adminToken?: string;
 }
 
 export class ConfigError extends Error {
@@ -27,6 +31,7 @@ const OPTIONS = {
   'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize },
   'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration },
   'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean },
+  auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -62,6 +67,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     bodyLimit: read('body-limit'),
     testsInterval: read('tests-interval'),
     testsOnChange: read('tests-on-change'),
+    auth: read('auth'),
+    ...(env.URNBASE_ADMIN_TOKEN ? { adminToken: adminToken(env.URNBASE_ADMIN_TOKEN) } : {}),
   };
 }
 
@@ -112,4 +119,10 @@ function parseBoolean(raw: string): boolean {
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new Error('expected true or false');
+}
+
+/** An operator-chosen admin token must be hard to guess, like the ones urnbase makes. */
+function adminToken(raw: string): string {
+  if (raw.length < 32 || /\s/.test(raw)) throw new ConfigError('Invalid URNBASE_ADMIN_TOKEN: use at least 32 characters and no spaces');
+  return raw;
 }

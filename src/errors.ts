@@ -43,3 +43,14 @@ export class UnauthorizedError extends DomainError {
 export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
 }
+
+/** Too many attempts (e.g. failed authentication from one address); retry after `retryAfter` seconds. */
+export class TooManyRequestsError extends DomainError {
+  override name = 'TooManyRequestsError';
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(message);
+  }
+}

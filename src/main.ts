@@ -2,6 +2,7 @@
 import { buildApp } from './app.js';
 import { propertiesCommand } from './cli/properties.js';
 import { testsCommand } from './cli/tests.js';
+import { tokenCommand } from './cli/token.js';
 import { ConfigError, loadConfig, OPTION_HELP } from './config.js';
 
 const USAGE = `usage: urnbase serve [options]
@@ -9,6 +10,9 @@ const USAGE = `usage: urnbase serve [options]
        urnbase properties list [--url URL] [--token TOKEN]
        urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase tests run [--test URN]... [--push] [--data-dir DIR]
+       urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR]
+       urnbase token list [--data-dir DIR]
+       urnbase token revoke <id> [--data-dir DIR]
 
 serve options (each also an environment variable):
 ${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o.default}`).join('\n')}
@@ -17,6 +21,7 @@ ${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o
 async function serve(argv: string[]): Promise<void> {
   const config = loadConfig(argv);
   const { app } = await buildApp(config);
+  if (!config.auth) app.log.warn('authentication is OFF (--auth false): anyone who can reach this port can read and write everything');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
@@ -33,6 +38,9 @@ async function main(): Promise<void> {
       return serve(rest);
     case 'properties':
       process.exitCode = await propertiesCommand(rest, (line) => process.stdout.write(`${line}\n`));
+      return;
+    case 'token':
+      process.exitCode = await tokenCommand(rest, (line) => process.stdout.write(`${line}\n`));
       return;
     case 'tests':
       // The progress bar only goes to a terminal; piped or logged runs get just the summary.

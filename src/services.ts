@@ -1,3 +1,4 @@
+import type { TokenService } from './auth/tokens.js';
 import type { Ingest } from './ingest/ingest.js';
 import type { TestScheduler } from './metatests/scheduler.js';
 import type { MetadataTests } from './metatests/service.js';
@@ -13,4 +14,5 @@ export interface Services {
   ingest: Ingest;
   tests: MetadataTests;
   scheduler: TestScheduler;
+  tokens: TokenService;
 }

@@ -25,12 +25,13 @@ describe('urnbase serve', () => {
   });
 
   it('serves /health on the embedded store, keeps data across restarts, and exits on SIGTERM', async () => {
+    const token = 'urnb_test-admin-token-0123456789abcdefghijklmnop';
     const port = 20000 + Math.floor(Math.random() * 20000);
     const base = `http://127.0.0.1:${port}`;
     const urn = encodeURIComponent('urn:li:tag:restart');
     const start = async () => {
       const child = spawn(process.execPath, [MAIN, 'serve', '--log-level', 'warn'], {
-        env: { ...process.env, URNBASE_PORT: String(port), URNBASE_DATA_DIR: dir },
+        env: { ...process.env, URNBASE_PORT: String(port), URNBASE_DATA_DIR: dir, URNBASE_ADMIN_TOKEN: token },
         stdio: 'ignore',
       });
       for (let i = 0; i < 100; i++) {
@@ -52,14 +53,16 @@ describe('urnbase serve', () => {
     assert.deepEqual(await health.json(), { status: 'ok' });
     const write = await fetch(`${base}/openapi/v2/entity/tag/${urn}/tagProperties`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ name: 'restart' }),
     });
     assert.equal(write.status, 200);
     assert.equal(await stop(first), 0);
 
     const second = await start();
-    const read = await fetch(`${base}/openapi/v2/entity/tag/${urn}/tagProperties`);
+    const anonymous = await fetch(`${base}/openapi/v2/entity/tag/${urn}/tagProperties`);
+    assert.equal(anonymous.status, 401, 'auth is on by default');
+    const read = await fetch(`${base}/openapi/v2/entity/tag/${urn}/tagProperties`, { headers: { authorization: `Bearer ${token}` } });
     assert.deepEqual(await read.json(), { value: { name: 'restart' } });
     assert.equal(await stop(second), 0);
   });

@@ -12,6 +12,7 @@ describe('configuration', () => {
       bodyLimit: 16 * 1024 * 1024,
       testsInterval: 24 * 3600 * 1000,
       testsOnChange: true,
+      auth: true,
     });
   });
 
@@ -24,6 +25,8 @@ describe('configuration', () => {
       URNBASE_BODY_LIMIT: '512kb',
       URNBASE_TESTS_INTERVAL: '30m',
       URNBASE_TESTS_ON_CHANGE: 'false',
+      URNBASE_AUTH: 'false',
+      URNBASE_ADMIN_TOKEN: 'a-long-enough-secret-for-an-admin-token',
     });
     assert.deepEqual(config, {
       port: 9000,
@@ -33,6 +36,8 @@ describe('configuration', () => {
       bodyLimit: 512 * 1024,
       testsInterval: 30 * 60 * 1000,
       testsOnChange: false,
+      auth: false,
+      adminToken: 'a-long-enough-secret-for-an-admin-token',
     });
   });
 
@@ -63,6 +68,13 @@ describe('configuration', () => {
       assert.throws(() => loadConfig(argv, env), (e: unknown) => e instanceof ConfigError && e.message === message);
     });
   }
+
+  it('rejects a short admin token', () => {
+    assert.throws(
+      () => loadConfig([], { URNBASE_ADMIN_TOKEN: 'short' }),
+      (e: unknown) => e instanceof ConfigError && e.message === 'Invalid URNBASE_ADMIN_TOKEN: use at least 32 characters and no spaces',
+    );
+  });
 
   it('rejects unknown flags', () => {
     assert.throws(

@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import type { Services } from '../src/services.js';
 
 export interface TestApp {
@@ -9,9 +9,9 @@ export interface TestApp {
   call(options: InjectOptions): Promise<{ status: number; body: any; headers: Record<string, unknown>; raw: string }>;
 }
 
-/** A fresh catalog on a private in-memory SQLite store. */
-export async function testApp(): Promise<TestApp> {
-  const { app, services } = await buildApp({ dataDir: ':memory:', logLevel: 'silent', bodyLimit: 1024 * 1024 });
+/** A fresh catalog on a private in-memory SQLite store (auth off unless asked for). */
+export async function testApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
+  const { app, services } = await buildApp({ dataDir: ':memory:', logLevel: 'silent', bodyLimit: 1024 * 1024, ...options });
   return {
     app,
     services,

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { WriteContext } from '../ingest/proposal.js';
 
-/** The acting principal of a request; authentication (a later layer) will set it from the token. */
-export function writeContext(_req: FastifyRequest): WriteContext {
-  return { actor: 'urn:li:corpuser:datahub', source: 'OPENAPI' };
+/** Who writes: the request's authenticated principal (DataHub's default user when auth is off). */
+export function writeContext(req: FastifyRequest): WriteContext {
+  return { actor: req.principal?.actor ?? 'urn:li:corpuser:datahub', source: 'OPENAPI' };
 }

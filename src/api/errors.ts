@@ -6,6 +6,7 @@ import {
   InvalidUrnError,
   NotFoundError,
   PreconditionError,
+  TooManyRequestsError,
   UnauthorizedError,
   ValidationError,
 } from '../errors.js';
@@ -32,6 +33,9 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody; 
       return { status: 401, body: { error: 'Unauthorized', message: error.message }, headers: { 'www-authenticate': 'Bearer' } };
     }
     if (error instanceof ForbiddenError) return { status: 403, body: { error: 'Forbidden', message: error.message } };
+    if (error instanceof TooManyRequestsError) {
+      return { status: 429, body: { error: 'Too Many Requests', message: error.message }, headers: { 'retry-after': String(error.retryAfter) } };
+    }
   }
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation) {

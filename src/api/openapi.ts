@@ -13,11 +13,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.0.3',
       info: { title: 'urnbase', description: 'Metadata catalog speaking DataHub\'s HTTP APIs', version: VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
     },
   });
   await app.register(swaggerUi, {
     routePrefix: '/openapi/swagger-ui',
     uiConfig: { url: '/openapi/v3/api-docs', deepLinking: true },
   });
-  app.get('/openapi/v3/api-docs', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi/v3/api-docs', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 }

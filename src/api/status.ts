@@ -8,12 +8,12 @@ export const VERSION = pkg.version;
 
 /** Liveness and the DataHub-style server configuration that clients probe. */
 export function statusRoutes(app: FastifyInstance): void {
-  app.get('/health', { schema: { tags: ['Server'], summary: 'Liveness: 200 once the store is open' } }, async () => ({
+  app.get('/health', { schema: { tags: ['Server'], summary: 'Liveness: 200 once the store is open' }, config: { public: true } }, async () => ({
     status: 'ok',
   }));
 
   // DataHub clients (the Python SDK's emitter, the CLI) call /config to check the server.
-  app.get('/config', { schema: { tags: ['Server'], summary: 'Server configuration, DataHub style' } }, async () => ({
+  app.get('/config', { schema: { tags: ['Server'], summary: 'Server configuration, DataHub style' }, config: { public: true } }, async () => ({
     versions: {
       urnbase: { version: VERSION },
       'acryldata/datahub': { version: 'v1.0.0' },

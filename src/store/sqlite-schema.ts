@@ -29,4 +29,16 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      system_metadata TEXT
    );`,
   `CREATE INDEX aspects_by_name ON aspects (aspect, urn) WHERE version = 0;`,
+  `CREATE TABLE tokens (
+     id           TEXT PRIMARY KEY,
+     name         TEXT    NOT NULL,
+     role         TEXT    NOT NULL,
+     actor        TEXT    NOT NULL,
+     hash         TEXT    NOT NULL UNIQUE,  -- SHA-256 of the secret; the secret itself is never stored
+     created_at   INTEGER NOT NULL,
+     created_by   TEXT    NOT NULL,
+     expires_at   INTEGER,
+     last_used_at INTEGER,
+     revoked_at   INTEGER
+   );`,
 ];

@@ -11,6 +11,7 @@ import {
   type Store,
   type StoredAspect,
   type SystemMetadata,
+  type TokenRecord,
 } from './store.js';
 
 interface AspectRow {
@@ -20,6 +21,9 @@ interface AspectRow {
   metadata: string;
   system_metadata: string;
 }
+
+const TOKEN_COLUMNS = `id, name, role, actor, hash, created_at AS createdAt, created_by AS createdBy, expires_at AS expiresAt,
+  last_used_at AS lastUsedAt, revoked_at AS revokedAt`;
 
 interface PendingCommit {
   batch: CommitBatch;
@@ -103,6 +107,14 @@ export class SqliteStore implements Store {
       insert: db.prepare(`INSERT INTO aspects (${ROW_COLUMNS}) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)`),
       touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0 AND sys_version = ?'),
       remove: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
+      insertToken: db.prepare(
+        `INSERT INTO tokens (id, name, role, actor, hash, created_at, created_by, expires_at, last_used_at, revoked_at)
+         VALUES (@id, @name, @role, @actor, @hash, @createdAt, @createdBy, @expiresAt, @lastUsedAt, @revokedAt)`,
+      ),
+      listTokens: db.prepare<[], TokenRecord>(`SELECT ${TOKEN_COLUMNS} FROM tokens ORDER BY created_at, id`),
+      tokenByHash: db.prepare<[string], TokenRecord>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = ?`),
+      revokeToken: db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      touchToken: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
       event: db.prepare(
         `INSERT INTO change_log (urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -159,6 +171,26 @@ export class SqliteStore implements Store {
 
   async listUrns(entityType: string, after: string | undefined, limit: number): Promise<string[]> {
     return this.stmt.listUrns.all(entityType, after ?? '', limit).map((r) => r.urn);
+  }
+
+  async insertToken(token: TokenRecord): Promise<void> {
+    this.stmt.insertToken.run(token);
+  }
+
+  async listTokens(): Promise<TokenRecord[]> {
+    return this.stmt.listTokens.all();
+  }
+
+  async tokenByHash(hash: string): Promise<TokenRecord | undefined> {
+    return this.stmt.tokenByHash.get(hash);
+  }
+
+  async revokeToken(id: string, at: number): Promise<boolean> {
+    return this.stmt.revokeToken.run(at, id).changes > 0;
+  }
+
+  async touchToken(id: string, at: number): Promise<void> {
+    this.stmt.touchToken.run(at, id);
   }
 
   /**

@@ -85,7 +85,32 @@ export class StaleWriteError extends Error {
   override name = 'StaleWriteError';
 }
 
-export interface Store {
+/** An access token as stored: only the hash of its secret. */
+export interface TokenRecord {
+  id: string;
+  name: string;
+  role: 'admin' | 'editor' | 'viewer';
+  actor: string;
+  /** SHA-256 (hex) of the secret. */
+  hash: string;
+  createdAt: number;
+  createdBy: string;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** Access tokens, kept beside the catalog in the same database. */
+export interface TokenStore {
+  insertToken(token: TokenRecord): Promise<void>;
+  listTokens(): Promise<TokenRecord[]>;
+  tokenByHash(hash: string): Promise<TokenRecord | undefined>;
+  /** Marks the token revoked; false when there is no such (live) token. */
+  revokeToken(id: string, at: number): Promise<boolean>;
+  touchToken(id: string, at: number): Promise<void>;
+}
+
+export interface Store extends TokenStore {
   /** Latest values of an entity's aspects (all of them when `aspects` is omitted). */
   getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
   /** Latest values of several entities' aspects. */

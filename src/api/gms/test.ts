@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../errors.js';
 import type { MetadataTests } from '../../metatests/service.js';
 import { parseUrn } from '../../urn/urn.js';
+import { authorize } from '../auth.js';
 import { writeContext } from '../context.js';
 
 interface TestQuery {
@@ -26,9 +27,11 @@ const schema = {
 
 /** `POST /gms/test?action=…`: DataHub's Rest.li test actions, answered in its `{value: …}` envelope. */
 export function testRoutes(app: FastifyInstance, tests: MetadataTests): void {
-  app.post<{ Querystring: TestQuery; Body: unknown }>('/gms/test', { schema }, async (req) => {
+  // Viewers may evaluate; pushing results and running actions is a write.
+  app.post<{ Querystring: TestQuery; Body: unknown }>('/gms/test', { schema, config: { permission: 'read' } }, async (req) => {
     const body = record(req.body);
     const { actor } = writeContext(req);
+    if (req.query.action !== 'evaluateDefinition' && pushFlag(body)) authorize(req, 'write', 'push test results');
     switch (req.query.action) {
       case 'evaluate': {
         const urn = urnField(body, 'urn');

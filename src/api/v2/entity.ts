@@ -10,6 +10,9 @@ import { aspectList, decodeScrollId, encodeScrollId, pageSize } from '../params.
 import { aspectJson, changesJson, entityJson } from './shapes.js';
 import * as s from './schemas.js';
 
+const READ = { permission: 'read' } as const;
+const WRITE = { permission: 'write' } as const;
+
 interface TypeParams {
   type: string;
 }
@@ -38,7 +41,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     }
   };
 
-  app.get<{ Params: TypeParams; Querystring: s.ListQuery }>(`${prefix}/:type`, { schema: s.list }, async (req) => {
+  app.get<{ Params: TypeParams; Querystring: s.ListQuery }>(`${prefix}/:type`, { schema: s.list, config: READ }, async (req) => {
     const spec = entityType(req.params.type);
     const q = req.query;
     if (q.query !== undefined && q.query.trim() !== '*' && q.query.trim() !== '') {
@@ -53,8 +56,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   });
 
   app.post<{ Params: TypeParams; Querystring: s.BatchQuery; Body: unknown }>(
-    `${prefix}/:type`,
-    { schema: s.batch },
+    `${prefix}/:type`, { schema: s.batch, config: WRITE },
     async (req, reply) => {
       const proposals = batchProposals(req.body, (urn) => checkWriteUrn(req.params.type, urn));
       const changes = await ingest.ingest(proposals, writeContext(req));
@@ -65,20 +67,19 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     },
   );
 
-  app.get<{ Params: EntityParams; Querystring: s.EntityQuery }>(`${prefix}/:type/:urn`, { schema: s.getEntity }, async (req) => {
+  app.get<{ Params: EntityParams; Querystring: s.EntityQuery }>(`${prefix}/:type/:urn`, { schema: s.getEntity, config: READ }, async (req) => {
     const entity = await reader.getEntity(req.params.urn, aspectList(req.query.aspects, req.query.aspectNames));
     if (!entity) throw new NotFoundError(`Entity ${req.params.urn} not found`);
     return entityJson(entity, req.query.systemMetadata ?? false);
   });
 
-  app.head<{ Params: EntityParams }>(`${prefix}/:type/:urn`, { schema: s.headEntity }, async (req, reply) => {
+  app.head<{ Params: EntityParams }>(`${prefix}/:type/:urn`, { schema: s.headEntity, config: READ }, async (req, reply) => {
     const { urn, entity } = reader.entityOf(req.params.urn);
     return reply.status((await reader.exists(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.delete<{ Params: EntityParams; Querystring: s.DeleteQuery }>(
-    `${prefix}/:type/:urn`,
-    { schema: s.deleteEntity },
+    `${prefix}/:type/:urn`, { schema: s.deleteEntity, config: WRITE },
     async (req, reply) => {
       const { urn, entity } = reader.entityOf(req.params.urn);
       const names = aspectList(req.query.aspects);
@@ -97,7 +98,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
 
   app.get<{ Params: AspectParams; Querystring: s.AspectQuery }>(
     `${prefix}/:type/:urn/:aspect`,
-    { schema: s.getAspect },
+    { schema: s.getAspect, config: READ },
     async (req) => {
       const version = req.query.version ?? 0;
       const aspect = await reader.getAspect(req.params.urn, req.params.aspect, version);
@@ -108,15 +109,14 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     },
   );
 
-  app.head<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.headAspect }, async (req, reply) => {
+  app.head<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.headAspect, config: READ }, async (req, reply) => {
     const { entity } = reader.entityOf(req.params.urn);
     if (!registry.aspectOf(entity, req.params.aspect)) return reply.status(404).send();
     return reply.status((await reader.getAspect(req.params.urn, req.params.aspect)) ? 204 : 404).send();
   });
 
   app.post<{ Params: AspectParams; Querystring: s.WriteAspectQuery; Body: unknown }>(
-    `${prefix}/:type/:urn/:aspect`,
-    { schema: s.postAspect },
+    `${prefix}/:type/:urn/:aspect`, { schema: s.postAspect, config: WRITE },
     async (req, reply) => {
       checkWriteUrn(req.params.type, req.params.urn);
       const q = req.query;
@@ -133,8 +133,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   );
 
   app.patch<{ Params: AspectParams; Querystring: s.PatchAspectQuery; Body: unknown }>(
-    `${prefix}/:type/:urn/:aspect`,
-    { schema: s.patchAspect },
+    `${prefix}/:type/:urn/:aspect`, { schema: s.patchAspect, config: WRITE },
     async (req) => {
       checkWriteUrn(req.params.type, req.params.urn);
       const proposal: Proposal = {
@@ -149,7 +148,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     },
   );
 
-  app.delete<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.deleteAspect }, async (req, reply) => {
+  app.delete<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.deleteAspect, config: WRITE }, async (req, reply) => {
     await ingest.ingest([{ urn: req.params.urn, aspect: req.params.aspect, changeType: 'DELETE' }], writeContext(req));
     return reply.status(200).send();
   });

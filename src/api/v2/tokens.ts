@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { TokenInfo, TokenService } from '../../auth/tokens.js';
+import { writeContext } from '../context.js';
+
+const ADMIN = { permission: 'admin' } as const;
+const tags = ['Access tokens'];
+const tokenSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    role: { type: 'string', enum: ['admin', 'editor', 'viewer'] },
+    actorUrn: { type: 'string' },
+    createdAt: { type: 'string' },
+    createdBy: { type: 'string' },
+    expiresAt: { type: 'string', nullable: true },
+    lastUsedAt: { type: 'string', nullable: true },
+    revokedAt: { type: 'string', nullable: true },
+  },
+};
+
+/** Token management (admin only). Secrets appear once, in the answer to create. */
+export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
+  const prefix = '/openapi/v2/auth/tokens';
+
+  app.post<{ Body: unknown }>(
+    prefix,
+    {
+      config: ADMIN,
+      schema: {
+        tags,
+        summary: 'Create a token; the answer holds its secret, shown only this once',
+        body: {
+          type: 'object',
+          properties: { name: { type: 'string' }, role: { type: 'string', enum: ['admin', 'editor', 'viewer'] }, expiresInDays: { type: 'integer' } },
+          required: ['name', 'role'],
+        },
+      },
+    },
+    async (req, reply) => {
+      const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as { name?: unknown; role?: unknown; expiresInDays?: unknown };
+      const { token, info } = await tokens.create(body, writeContext(req).actor);
+      const { id, name, role, actorUrn, expiresAt } = tokenJson(info);
+      return reply.status(201).send({ id, name, role, actorUrn, expiresAt, token });
+    },
+  );
+
+  app.get(prefix, { config: ADMIN, schema: { tags, summary: 'List tokens (never their secrets)', response: { 200: { type: 'array', items: tokenSchema } } } }, async () =>
+    (await tokens.list()).map(tokenJson),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    `${prefix}/:id`,
+    { config: ADMIN, schema: { tags, summary: 'Revoke a token, effective at once', params: { type: 'object', properties: { id: { type: 'string' } } } } },
+    async (req, reply) => {
+      await tokens.revoke(req.params.id);
+      return reply.status(204).send();
+    },
+  );
+}
+
+function tokenJson(info: TokenInfo) {
+  const time = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  return {
+    id: info.id,
+    name: info.name,
+    role: info.role,
+    actorUrn: info.actor,
+    createdAt: new Date(info.createdAt).toISOString(),
+    createdBy: info.createdBy,
+    expiresAt: time(info.expiresAt),
+    lastUsedAt: time(info.lastUsedAt),
+    revokedAt: time(info.revokedAt),
+  };
+}
