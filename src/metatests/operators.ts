@@ -1,3 +1,5 @@
+import { RE2JS } from 're2js';
+
 /**
  * The operators of a test rule. Each compares the values resolved from a property (`found`,
  * possibly empty) with the values the rule gives; comparisons are existential: any found value
@@ -61,12 +63,13 @@ const compare = (found: readonly unknown[], given: readonly string[], test: (f: 
 const present = (value: unknown): boolean =>
   value !== null && value !== undefined && value !== '' && !(Array.isArray(value) && !value.some(present));
 
+// RE2 semantics (linear time): a pattern cannot stall the server with catastrophic backtracking.
 // Patterns come from stored definitions, so the same few are compiled over and over: keep them.
-const compiled = new Map<string, RegExp>();
-const wholeMatch = (pattern: string): RegExp => {
+const compiled = new Map<string, RE2JS>();
+const wholeMatch = (pattern: string): RE2JS => {
   let regex = compiled.get(pattern);
   if (!regex) {
-    regex = new RegExp(`^(?:${pattern})$`, 'u');
+    regex = RE2JS.compile(pattern);
     if (compiled.size > 10_000) compiled.clear();
     compiled.set(pattern, regex);
   }
@@ -93,7 +96,8 @@ const OPERATORS: readonly Operator[] = [
     },
     evaluate(found, given) {
       const patterns = given.map(wholeMatch);
-      return found.some((f) => patterns.some((p) => p.test(asText(f))));
+      // matches() is a whole-string match, like DataHub's Java String.matches.
+      return found.some((f) => patterns.some((p) => p.matches(asText(f))));
     },
   },
   {

@@ -46,6 +46,13 @@ describe('test operators', () => {
     assert.match(op('regex_match').checkValues!(['(']) ?? '', /^invalid regular expression "\(": /);
   });
 
+  it('regex_match runs in linear time: a catastrophic-backtracking pattern cannot stall the server', () => {
+    const started = performance.now();
+    assert.equal(holds('regex_match', ['a'.repeat(100_000) + '!'], ['(a+)+b']), false);
+    assert.equal(holds('regex_match', ['x'.repeat(50_000)], ['(x|x)*y']), false);
+    assert.ok(performance.now() - started < 2_000, `took ${performance.now() - started} ms`);
+  });
+
   it('greater_than and less_than: 64-bit float comparison', () => {
     assert.equal(holds('greater_than', [3000000000], ['2147483648']), true, 'no 32-bit truncation');
     assert.equal(holds('greater_than', ['10.5'], ['10.25']), true);
