@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { LatestCache } from './latest-cache.js';
 import { Checkpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import {
@@ -46,6 +47,8 @@ export class SqliteStore implements Store {
   private readonly commitGroup: Database.Transaction<(group: readonly CommitBatch[]) => void>;
   private pending: PendingCommit[] = [];
   private readonly checkpointer?: Checkpointer;
+  private readonly cache = new LatestCache();
+  private dataVersion = -1;
 
   /** Opens (creating if needed) `<dataDir>/urnbase.db`; `:memory:` gives a private in-memory store. */
   constructor(dataDir: string) {
@@ -107,6 +110,7 @@ export class SqliteStore implements Store {
       insert: db.prepare(`INSERT INTO aspects (${ROW_COLUMNS}) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)`),
       touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0 AND sys_version = ?'),
       remove: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       insertToken: db.prepare(
         `INSERT INTO tokens (id, name, role, actor, hash, created_at, created_by, expires_at, last_used_at, revoked_at)
          VALUES (@id, @name, @role, @actor, @hash, @createdAt, @createdBy, @expiresAt, @lastUsedAt, @revokedAt)`,
@@ -129,15 +133,45 @@ export class SqliteStore implements Store {
   }
 
   async getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
-    const n = aspects?.length ?? 0;
-    const rows =
-      n <= LISTED_ASPECTS ? this.latestOf[n].all(urn, ...(aspects ?? [])) : this.stmt.latestJson.all(urn, JSON.stringify(aspects));
-    return rows.map(toStored);
+    return this.getLatestMany([urn], aspects);
   }
 
+  /** Named aspects come from the cache where it knows them; the rest (and "all aspects") from SQLite. */
   async getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
-    if (urns.length === 1) return this.getLatest(urns[0], aspects);
+    if (!aspects) return this.remember(this.query(urns, undefined), urns, undefined);
+    this.checkFresh();
+    const found: StoredAspect[] = [];
+    const missingUrns = new Set<string>();
+    const missingAspects = new Set<string>();
+    for (const urn of urns) {
+      for (const aspect of aspects) {
+        const cached = this.cache.get(urn, aspect);
+        if (cached === undefined) {
+          missingUrns.add(urn);
+          missingAspects.add(aspect);
+        } else if (cached !== null) {
+          found.push(cached);
+        }
+      }
+    }
+    if (missingUrns.size === 0) return found;
+    const names = [...missingAspects];
+    const rows = this.remember(this.query([...missingUrns], names), [...missingUrns], names);
+    // Rows for aspects that were already cached come back too; keep each (urn, aspect) once.
+    const seen = new Set(found.map((f) => `${f.urn}\u0000${f.aspect}`));
+    return [...found, ...rows.filter((r) => !seen.has(`${r.urn}\u0000${r.aspect}`))];
+  }
+
+  async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    if (version === 0) return (await this.getLatestMany([urn], [aspect]))[0];
+    const row = this.stmt.version.get(urn, aspect, version);
+    return row && toStored(row);
+  }
+
+  private query(urns: readonly string[], aspects: readonly string[] | undefined): StoredAspect[] {
     const names = aspects?.length ?? 0;
+    if (urns.length === 1 && names <= LISTED_ASPECTS) return this.latestOf[names].all(urns[0], ...(aspects ?? [])).map(toStored);
+    if (urns.length === 1) return this.stmt.latestJson.all(urns[0], JSON.stringify(aspects)).map(toStored);
     if (urns.length <= LISTED_URNS && names <= LISTED_ASPECTS) {
       return this.latestOfMany(urns.length, names).all(...urns, ...(aspects ?? [])).map(toStored);
     }
@@ -160,9 +194,21 @@ export class SqliteStore implements Store {
     return statement;
   }
 
-  async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
-    const row = this.stmt.version.get(urn, aspect, version);
-    return row && toStored(row);
+  /** Caches what a query found, and, for the aspects it named, what it did not find. */
+  private remember(rows: StoredAspect[], urns: readonly string[], aspects: readonly string[] | undefined): StoredAspect[] {
+    this.checkFresh();
+    if (aspects) for (const urn of urns) for (const aspect of aspects) this.cache.set(urn, aspect, null);
+    for (const row of rows) this.cache.set(row.urn, row.aspect, row);
+    return rows;
+  }
+
+  /** Another connection (the CLI, another process) committed: what we cached may be stale. */
+  private checkFresh(): void {
+    const version = this.stmt.dataVersion.get() as number;
+    if (version !== this.dataVersion) {
+      this.cache.clear();
+      this.dataVersion = version;
+    }
   }
 
   async scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {
@@ -217,6 +263,7 @@ export class SqliteStore implements Store {
     this.pending = [];
     try {
       this.commitGroup.immediate(group.map((p) => p.batch));
+      for (const pending of group) this.committed(pending.batch);
       for (const pending of group) pending.resolve();
     } catch (error) {
       if (group.length === 1) group[0].reject(error);
@@ -228,9 +275,24 @@ export class SqliteStore implements Store {
     for (const pending of group) {
       try {
         this.commitGroup.immediate([pending.batch]);
+        this.committed(pending.batch);
         pending.resolve();
       } catch (error) {
         pending.reject(error);
+      }
+    }
+  }
+
+  /** After a commit: the cache holds exactly what was written. */
+  private committed(batch: CommitBatch): void {
+    for (const write of batch.writes) {
+      if (write.kind === 'remove') {
+        this.cache.set(write.urn, write.aspect, null);
+      } else if (write.kind === 'put') {
+        this.cache.set(write.urn, write.aspect, { urn: write.urn, aspect: write.aspect, version: 0, value: write.value, systemMetadata: write.systemMetadata });
+      } else {
+        const cached = this.cache.get(write.urn, write.aspect);
+        if (cached) this.cache.set(write.urn, write.aspect, { ...cached, value: cached.value, systemMetadata: write.systemMetadata });
       }
     }
   }

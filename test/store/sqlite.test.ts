@@ -116,6 +116,28 @@ describe('SQLite store and the write path', () => {
     }
   });
 
+  it('a process sees writes made through another connection to the same file (its cache follows)', async () => {
+    const sub = mkdtempSync(join(tmpdir(), 'urnbase-two-'));
+    try {
+      const writer = new SqliteStore(sub);
+      const reader = new SqliteStore(sub);
+      const ingest = new Ingest(writer, registry);
+      const write = (removed: boolean) => ingest.ingest([{ urn, aspect: 'status', changeType: 'UPSERT', value: { removed } }], context);
+      await write(false);
+      assert.deepEqual((await reader.getLatest(urn, ['status']))[0].value, { removed: false });
+      assert.deepEqual((await reader.getLatest(urn, ['status']))[0].value, { removed: false }, 'now cached');
+      await write(true);
+      assert.deepEqual((await reader.getLatest(urn, ['status']))[0].value, { removed: true });
+      assert.equal((await reader.getLatest(urn, ['ownership'])).length, 0);
+      await new Ingest(writer, registry).ingest([{ urn, aspect: 'ownership', changeType: 'UPSERT', value: { owners: [] } }], context);
+      assert.equal((await reader.getLatest(urn, ['ownership'])).length, 1, 'a cached absence is forgotten too');
+      await writer.close();
+      await reader.close();
+    } finally {
+      rmSync(sub, { recursive: true, force: true });
+    }
+  });
+
   it('loses no update when concurrent patches of one aspect race, within and across write paths', async () => {
     const store = new SqliteStore(':memory:');
     // Yield between reading and committing so that the 50 writers really interleave.
