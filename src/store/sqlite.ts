@@ -138,6 +138,8 @@ export class SqliteStore implements Store {
 
   /** Named aspects come from the cache where it knows them; the rest (and "all aspects") from SQLite. */
   async getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
+    // Bulk reads (catalog runs, big batches) are scans: caching them would only churn the cache.
+    if (urns.length > LISTED_URNS) return this.query(urns, aspects);
     if (!aspects) return this.remember(this.query(urns, undefined), urns, undefined);
     this.checkFresh();
     const found: StoredAspect[] = [];
@@ -283,9 +285,11 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** After a commit: the cache holds exactly what was written. */
+  /** After a commit: what the cache knows of the written aspects becomes what was written. */
   private committed(batch: CommitBatch): void {
     for (const write of batch.writes) {
+      // Only entries already cached change; bulk writes do not fill (and churn) the cache.
+      if (this.cache.get(write.urn, write.aspect) === undefined) continue;
       if (write.kind === 'remove') {
         this.cache.set(write.urn, write.aspect, null);
       } else if (write.kind === 'put') {
