@@ -49,6 +49,7 @@ export class SqliteStore implements Store {
   private readonly checkpointer?: Checkpointer;
   private readonly cache = new LatestCache();
   private dataVersion = -1;
+  private checkedThisTurn = false;
 
   /** Opens (creating if needed) `<dataDir>/urnbase.db`; `:memory:` gives a private in-memory store. */
   constructor(dataDir: string) {
@@ -198,14 +199,19 @@ export class SqliteStore implements Store {
 
   /** Caches what a query found, and, for the aspects it named, what it did not find. */
   private remember(rows: StoredAspect[], urns: readonly string[], aspects: readonly string[] | undefined): StoredAspect[] {
-    this.checkFresh();
     if (aspects) for (const urn of urns) for (const aspect of aspects) this.cache.set(urn, aspect, null);
     for (const row of rows) this.cache.set(row.urn, row.aspect, row);
     return rows;
   }
 
-  /** Another connection (the CLI, another process) committed: what we cached may be stale. */
+  /**
+   * Another connection (the CLI, another process) committed: what we cached may be stale. Asking
+   * SQLite costs a read lock, so it is asked once per turn of the event loop, not per read.
+   */
   private checkFresh(): void {
+    if (this.checkedThisTurn) return;
+    this.checkedThisTurn = true;
+    setImmediate(() => (this.checkedThisTurn = false));
     const version = this.stmt.dataVersion.get() as number;
     if (version !== this.dataVersion) {
       this.cache.clear();
@@ -268,6 +274,8 @@ export class SqliteStore implements Store {
       for (const pending of group) this.committed(pending.batch);
       for (const pending of group) pending.resolve();
     } catch (error) {
+      // A lost compare-and-set means someone else wrote: re-read from SQLite from now on.
+      this.cache.clear();
       if (group.length === 1) group[0].reject(error);
       else this.commitOneByOne(group);
     }
