@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import { isUrn } from '../urn/urn.js';
 import { ApiClient, upsertAspect } from './client.js';
 import { count, ProgressBar, rate } from './progress.js';
+import { isRecord } from '../json.js';
 
 const USAGE = `usage: urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase tests run [--test URN]... [--push] [--data-dir DIR]
@@ -236,8 +237,4 @@ async function countEntities(services: Services, types: Set<string>): Promise<nu
     for await (const page of services.reader.urnsOf(services.registry.entityType(type)!)) total += page.length;
   }
   return total;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { ValidationError } from '../errors.js';
+import { isRecord } from '../json.js';
 
 /**
  * JSON Patch (RFC 6902) with DataHub's `arrayPrimaryKeys`: an array named in it is addressed by
@@ -27,11 +28,11 @@ const NESTED = '\u241F';
 /** Checks the shape of a patch request body; throws ValidationError naming the offending part. */
 export function parsePatchDocument(body: unknown): PatchDocument {
   const doc = Array.isArray(body) ? { patch: body } : body;
-  if (!isObject(doc) || !Array.isArray(doc.patch)) {
+  if (!isRecord(doc) || !Array.isArray(doc.patch)) {
     throw new ValidationError('Patch body must be an object with a `patch` array of operations');
   }
   doc.patch.forEach((op: unknown, i: number) => {
-    if (!isObject(op) || typeof op.op !== 'string' || !OPS.has(op.op)) {
+    if (!isRecord(op) || typeof op.op !== 'string' || !OPS.has(op.op)) {
       throw new ValidationError(`patch[${i}].op must be one of add, remove, replace, move, copy, test`);
     }
     if (typeof op.path !== 'string') throw new ValidationError(`patch[${i}].path must be a string`);
@@ -45,7 +46,7 @@ export function parsePatchDocument(body: unknown): PatchDocument {
   const keys = doc.arrayPrimaryKeys;
   if (keys !== undefined && keys !== null) {
     const valid =
-      isObject(keys) &&
+      isRecord(keys) &&
       Object.values(keys).every((k) => Array.isArray(k) && k.length > 0 && k.every((f) => typeof f === 'string'));
     if (!valid) throw new ValidationError('arrayPrimaryKeys must map array field names to lists of key field names');
   }
@@ -81,7 +82,7 @@ function resolveKeyedPaths(doc: unknown, op: PatchOperation, keys: Record<string
   if (path.keyed && op.op === 'add') {
     // add on an existing keyed item replaces it; on a new one it appends, filling in the key fields.
     if (path.existing) resolved.op = 'replace';
-    if (!path.existing && isObject(op.value)) resolved.value = { ...path.keyValues, ...op.value };
+    if (!path.existing && isRecord(op.value)) resolved.value = { ...path.keyValues, ...op.value };
   }
   return resolved;
 }
@@ -132,14 +133,14 @@ function resolvePointer(doc: unknown, pointer: string, keys: Record<string, stri
     const seg = segments[i];
     out.push(escape(seg));
     field = seg;
-    node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[seg] : undefined;
+    node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[seg] : undefined;
   }
   return { pointer: '/' + out.join('/'), keyed, existing, keyValues };
 }
 
 function keyValue(item: unknown, keyField: string): unknown {
   let value: unknown = item;
-  for (const part of keyField.split(NESTED)) value = isObject(value) ? value[part] : undefined;
+  for (const part of keyField.split(NESTED)) value = isRecord(value) ? value[part] : undefined;
   return value;
 }
 
@@ -149,8 +150,4 @@ function unescape(segment: string): string {
 
 function escape(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

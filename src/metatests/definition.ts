@@ -3,6 +3,7 @@ import type { Registry } from '../registry/registry.js';
 import { ACTION_ASPECT, ACTION_TYPES, actionProblem, type ActionType } from './action-types.js';
 import { operatorNamed, type Operator } from './operators.js';
 import { pathProblem } from './paths.js';
+import { isRecord } from '../json.js';
 
 /**
  * A metadata test's definition language: `{on:{types, conditions?}, rules, actions?}`. Predicates
@@ -197,8 +198,3 @@ function parseAction(raw: unknown, at: string): TestAction {
   if (problem) throw new DefinitionError(`${at}: ${problem}`);
   return { type, values, params };
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-

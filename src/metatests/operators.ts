@@ -143,5 +143,3 @@ const BY_NAME = new Map(OPERATORS.map((o) => [o.name, o]));
 export function operatorNamed(name: string): Operator | undefined {
   return BY_NAME.get(name.toLowerCase() as OperatorName);
 }
-
-export const OPERATOR_NAMES: readonly string[] = OPERATORS.map((o) => o.name);

@@ -1,6 +1,7 @@
 import type { AspectView, EntityView } from '../read/read.js';
 import type { JsonSchema, Registry } from '../registry/registry.js';
 import { isUrn } from '../urn/urn.js';
+import { isRecord } from '../json.js';
 
 /**
  * Property paths of test rules: `<aspect>.<field>…` with arrays flattened at every step, where a
@@ -143,8 +144,4 @@ function latest(aspects: ReadonlyMap<string, AspectView>, time: (a: AspectView) 
 
 function flatten(value: unknown): unknown[] {
   return Array.isArray(value) ? value.flatMap(flatten) : value === undefined ? [] : [value];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

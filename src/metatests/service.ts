@@ -4,7 +4,7 @@ import type { Ingest } from '../ingest/ingest.js';
 import type { Proposal } from '../ingest/proposal.js';
 import type { EntityView, Reader } from '../read/read.js';
 import type { Registry } from '../registry/registry.js';
-import { parseUrn } from '../urn/urn.js';
+import { isUrn, parseUrn } from '../urn/urn.js';
 import { actionProposals } from './actions.js';
 import type { LoadedTest, TestCatalog } from './catalog.js';
 import { DefinitionError, parseDefinition } from './definition.js';
@@ -203,14 +203,14 @@ export class MetadataTests {
     );
   }
 
-  /** Loads hop targets through the read path, once each per evaluation. */
+  /** Loads hop targets through the read path, once each per evaluation (URNs of unknown types find nothing). */
   private loader(known: readonly EntityView[] = []): EntityLoader {
     const cache = new Map<string, EntityView | undefined>(known.map((e) => [e.urn, e]));
     return {
       load: async (urns) => {
         const missing = urns.filter((u) => !cache.has(u));
         if (missing.length > 0) {
-          const loaded = await this.reader.getEntities(missing.filter((u) => isValidUrn(u)));
+          const loaded = await this.reader.getEntities(missing.filter((u) => isUrn(u) && this.registry.entityType(parseUrn(u).entityType) !== undefined));
           for (const u of missing) cache.set(u, loaded.get(u));
         }
         return new Map(urns.filter((u) => cache.get(u)).map((u) => [u, cache.get(u)!]));
@@ -227,14 +227,4 @@ function aspectsRead(tests: readonly LoadedTest[], push: boolean): Set<string> |
     for (const aspect of test.definition.aspects) aspects.add(aspect);
   }
   return aspects;
-}
-
-/** A URN the registry knows (hops to unknown types simply find nothing). */
-function isValidUrn(text: string): boolean {
-  try {
-    parseUrn(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

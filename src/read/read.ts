@@ -69,14 +69,7 @@ export class Reader {
     const parsed = urnTexts.map((text) => this.entityOf(text));
     const names = aspectNames && [...new Set([...aspectNames, ...parsed.map((p) => p.entity.keyAspect.name)])];
     const rows = await this.store.getLatestMany(parsed.map((p) => p.urn.text), names);
-    const byUrn = new Map<string, StoredAspect[]>();
-    for (const row of rows) byUrn.set(row.urn, [...(byUrn.get(row.urn) ?? []), row]);
-    const entities = new Map<string, EntityView>();
-    for (const { urn, entity } of parsed) {
-      const found = byUrn.get(urn.text);
-      if (found) entities.set(urn.text, view(urn, entity, await this.filtered(urn, found)));
-    }
-    return entities;
+    return new Map((await this.views(parsed, rows, false)).map((e) => [e.urn, e]));
   }
 
   /** Every entity's latest value of one aspect, in URN order, read-time filters applied. */
@@ -85,7 +78,7 @@ export class Reader {
     for (;;) {
       const page = await this.store.scanAspect(aspect, after, pageSize);
       for (const row of page) {
-        const value = (await this.filtered(parseUrn(row.urn), [row])).get(row.aspect)?.value;
+        const value = await this.show(parseUrn(row.urn), row.aspect, row.value);
         if (value !== undefined) yield { urn: row.urn, value };
       }
       if (page.length < pageSize) return;
@@ -137,43 +130,56 @@ export class Reader {
     const urns = await this.store.listUrns(entity.name, after, count + 1);
     const more = urns.length > count;
     const page = urns.slice(0, count);
-    const names = this.aspectNames(entity, aspectNames);
-    const rows = await this.store.getLatestMany(page, names);
-    const byUrn = new Map<string, StoredAspect[]>(page.map((u) => [u, []]));
-    for (const row of rows) byUrn.get(row.urn)?.push(row);
-    const entities: EntityView[] = [];
-    for (const [text, aspectRows] of byUrn) {
-      const urn = parseUrn(text);
-      entities.push(view(urn, entity, await this.filtered(urn, aspectRows)));
-    }
+    const rows = await this.store.getLatestMany(page, this.aspectNames(entity, aspectNames));
+    const entities = await this.views(page.map((text) => ({ urn: parseUrn(text), entity })), rows, true);
     return { entities, last: more ? page[page.length - 1] : undefined };
   }
 
   /** Values just written, shown the way reads show them (read-time filters applied). */
   async present(changes: readonly AppliedChange[]): Promise<AppliedChange[]> {
     return Promise.all(
-      changes.map(async (change) => {
-        if (change.value === undefined || !this.filters.has(change.aspect)) return change;
-        let value: unknown = change.value;
-        const urn = parseUrn(change.urn);
-        for (const filter of this.filters.get(change.aspect)!) value = value === undefined ? value : await filter(urn, value);
-        return { ...change, value };
-      }),
+      changes.map(async (change) =>
+        change.value === undefined || !this.filters.has(change.aspect)
+          ? change
+          : { ...change, value: await this.show(parseUrn(change.urn), change.aspect, change.value) },
+      ),
     );
+  }
+
+  /** An aspect value through its read-time filters; undefined when a filter hides it. */
+  private async show(urn: Urn, aspect: string, stored: unknown): Promise<unknown> {
+    let value = stored;
+    for (const filter of this.filters.get(aspect) ?? []) {
+      if (value === undefined) break;
+      value = await filter(urn, value);
+    }
+    return value;
   }
 
   private async filtered(urn: Urn, rows: readonly StoredAspect[]): Promise<Map<string, AspectView>> {
     const aspects = new Map<string, AspectView>();
     for (const row of rows) {
-      let value: unknown = row.value;
-      for (const filter of this.filters.get(row.aspect) ?? []) {
-        if (value === undefined) break;
-        value = await filter(urn, value);
-      }
+      const value = await this.show(urn, row.aspect, row.value);
       // A getter keeps the store's lazy parsing of system metadata.
       if (value !== undefined) aspects.set(row.aspect, { value, get systemMetadata() { return row.systemMetadata; } });
     }
     return aspects;
+  }
+
+  /** Entity views of the URNs that have rows, in the given order. */
+  private async views(entities: ReadonlyArray<{ urn: Urn; entity: EntitySpec }>, rows: readonly StoredAspect[], keepEmpty: boolean): Promise<EntityView[]> {
+    const byUrn = new Map<string, StoredAspect[]>();
+    for (const row of rows) {
+      const list = byUrn.get(row.urn);
+      if (list) list.push(row);
+      else byUrn.set(row.urn, [row]);
+    }
+    const views: EntityView[] = [];
+    for (const { urn, entity } of entities) {
+      const found = byUrn.get(urn.text);
+      if (found || keepEmpty) views.push(view(urn, entity, await this.filtered(urn, found ?? [])));
+    }
+    return views;
   }
 }
 

@@ -2,6 +2,7 @@ import { parse } from 'yaml';
 import { isUrn } from '../urn/urn.js';
 import type { AllowedValue, PropertyDefinition } from './model.js';
 import { LOGICAL_TYPES, logicalType } from './values.js';
+import { isRecord } from '../json.js';
 
 /** One property from a `datahub properties upsert` YAML file, as urnbase will write it. */
 export interface PropertyFromYaml {
@@ -107,8 +108,4 @@ function allowedValues(raw: unknown, numeric: boolean, fail: (field: string, why
     if (description !== undefined) allowed.description = String(description);
     return allowed;
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,6 +9,7 @@ import { parseUrn } from '../../urn/urn.js';
 import { aspectList, decodeScrollId, encodeScrollId, pageSize } from '../params.js';
 import { aspectJson, changesJson, entityJson } from './shapes.js';
 import * as s from './schemas.js';
+import { isRecord } from '../../json.js';
 
 const READ = { permission: 'read' } as const;
 const WRITE = { permission: 'write' } as const;
@@ -164,17 +165,17 @@ function batchProposals(body: unknown, checkUrn: (urn: string) => void): Proposa
   if (!Array.isArray(body)) throw new ValidationError('The body must be a JSON array of entities');
   const proposals: Proposal[] = [];
   body.forEach((item: unknown, i) => {
-    if (!isObject(item)) throw new ValidationError(`[${i}] must be an object with \`urn\` and \`aspects\``);
+    if (!isRecord(item)) throw new ValidationError(`[${i}] must be an object with \`urn\` and \`aspects\``);
     if (typeof item.urn !== 'string') throw new ValidationError(`[${i}]: missing \`urn\` field`);
-    if (!isObject(item.aspects)) throw new ValidationError(`[${i}]: missing \`aspects\` field`);
+    if (!isRecord(item.aspects)) throw new ValidationError(`[${i}]: missing \`aspects\` field`);
     const urn = item.urn;
     parseUrn(urn);
     checkUrn(urn);
     for (const [aspect, wrapper] of Object.entries(item.aspects)) {
-      if (!isObject(wrapper) || !('value' in wrapper)) {
+      if (!isRecord(wrapper) || !('value' in wrapper)) {
         throw new ValidationError(`[${i}].aspects.${aspect}: expected {"value": …}`);
       }
-      const headers = isObject(wrapper.headers) ? wrapper.headers : {};
+      const headers = isRecord(wrapper.headers) ? wrapper.headers : {};
       const ifVersionMatch = headers['If-Version-Match'] ?? headers['if-version-match'];
       proposals.push({
         urn,
@@ -191,7 +192,7 @@ function batchProposals(body: unknown, checkUrn: (urn: string) => void): Proposa
 
 function clientSystemMetadata(raw: unknown, where: string): ClientSystemMetadata | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (!isObject(raw)) throw new ValidationError(`${where} must be an object`);
+  if (!isRecord(raw)) throw new ValidationError(`${where} must be an object`);
   const sm: ClientSystemMetadata = {};
   if (raw.runId !== undefined) {
     if (typeof raw.runId !== 'string') throw new ValidationError(`${where}.runId must be a string`);
@@ -203,14 +204,10 @@ function clientSystemMetadata(raw: unknown, where: string): ClientSystemMetadata
   }
   if (raw.properties !== undefined) {
     const props = raw.properties;
-    if (!isObject(props) || !Object.values(props).every((v) => typeof v === 'string')) {
+    if (!isRecord(props) || !Object.values(props).every((v) => typeof v === 'string')) {
       throw new ValidationError(`${where}.properties must map strings to strings`);
     }
     sm.properties = props as Record<string, string>;
   }
   return sm;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
