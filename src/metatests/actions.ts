@@ -23,29 +23,26 @@ export function actionProposals(
     if (ops.length > 0) proposals.push({ urn: entity.urn, aspect, changeType: 'PATCH', patch: { patch: ops, arrayPrimaryKeys: keys } });
   };
   const upsert = (aspect: string, next: unknown) => proposals.push({ urn: entity.urn, aspect, changeType: 'UPSERT', value: next });
+  /** Adds the keyed items that are missing, or removes those that are there (`{[key]: urn}` items). */
+  const toggle = (aspect: string, field: string, key: string, urns: readonly string[], adding: boolean) => {
+    const items = value<Record<string, Array<Record<string, string>>>>(aspect)?.[field] ?? [];
+    const present = new Set(items.map((item) => item[key]));
+    const ops = urns
+      .filter((urn) => present.has(urn) !== adding)
+      .map((urn) => (adding ? { op: 'add' as const, path: `/${field}/${pointer(urn)}`, value: { [key]: urn } } : { op: 'remove' as const, path: `/${field}/${pointer(urn)}` }));
+    patch(aspect, { [field]: [key] }, ops);
+  };
 
   for (const action of actions) {
     switch (action.type) {
       case 'ADD_TAGS':
-      case 'REMOVE_TAGS': {
-        const present = new Set((value<{ tags?: Array<{ tag: string }> }>('globalTags')?.tags ?? []).map((t) => t.tag));
-        const adding = action.type === 'ADD_TAGS';
-        const ops = action.values
-          .filter((tag) => present.has(tag) !== adding)
-          .map((tag) => (adding ? { op: 'add' as const, path: `/tags/${pointer(tag)}`, value: { tag } } : { op: 'remove' as const, path: `/tags/${pointer(tag)}` }));
-        patch('globalTags', { tags: ['tag'] }, ops);
+      case 'REMOVE_TAGS':
+        toggle('globalTags', 'tags', 'tag', action.values, action.type === 'ADD_TAGS');
         break;
-      }
       case 'ADD_GLOSSARY_TERMS':
-      case 'REMOVE_GLOSSARY_TERMS': {
-        const present = new Set((value<{ terms?: Array<{ urn: string }> }>('glossaryTerms')?.terms ?? []).map((t) => t.urn));
-        const adding = action.type === 'ADD_GLOSSARY_TERMS';
-        const ops = action.values
-          .filter((term) => present.has(term) !== adding)
-          .map((term) => (adding ? { op: 'add' as const, path: `/terms/${pointer(term)}`, value: { urn: term } } : { op: 'remove' as const, path: `/terms/${pointer(term)}` }));
-        patch('glossaryTerms', { terms: ['urn'] }, ops);
+      case 'REMOVE_GLOSSARY_TERMS':
+        toggle('glossaryTerms', 'terms', 'urn', action.values, action.type === 'ADD_GLOSSARY_TERMS');
         break;
-      }
       case 'ADD_OWNERS':
       case 'REMOVE_OWNERS': {
         const owners = (value<{ owners?: Array<{ owner: string }> }>('ownership')?.owners ?? []).map((o) => o.owner);
