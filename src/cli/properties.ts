@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { ConfigError } from '../config.js';
 import type { PropertyDefinition } from '../structured/model.js';
-import { propertiesFromYaml, YamlPropertyError } from '../structured/yaml.js';
+import { propertiesFromYaml } from '../structured/yaml.js';
+import { readYamlText, YamlFileError } from '../yaml-list.js';
 import { ApiClient, errorMessage, upsertAspect } from './client.js';
 
 const USAGE = `usage: urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
@@ -41,9 +41,9 @@ export async function propertiesCommand(argv: string[], out: (line: string) => v
 async function upsert(client: ApiClient, file: string, out: (line: string) => void): Promise<number> {
   let properties;
   try {
-    properties = propertiesFromYaml(readFileSync(file, 'utf8'), file);
+    properties = propertiesFromYaml(readYamlText(file), file);
   } catch (error) {
-    if (error instanceof YamlPropertyError || (error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (error instanceof YamlFileError) {
       out(`error     ${(error as Error).message}`);
       return 1;
     }

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual, parseArgs, type ParseArgsConfig } from 'node:util';
-import { parse } from 'yaml';
 import { buildApp } from '../app.js';
 import { ConfigError } from '../config.js';
 import { SYSTEM_ACTOR } from '../metatests/actions.js';
@@ -12,6 +10,7 @@ import { isUrn } from '../urn/urn.js';
 import { ApiClient, upsertAspect } from './client.js';
 import { count, ProgressBar, rate } from './progress.js';
 import { isRecord } from '../json.js';
+import { readYamlText, YamlFileError, yamlItems } from '../yaml-list.js';
 
 const USAGE = `usage: urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase tests run [--test URN]... [--push] [--data-dir DIR]
@@ -24,11 +23,6 @@ const PREFIX = 'urn:li:test:';
 
 /** One item of a tests YAML file: the test to write, or why it cannot be written. */
 export type TestFromYaml = { urn: string; info: TestInfo } | { error: string };
-
-/** A problem with the whole file (unreadable YAML, not a list). */
-export class YamlTestError extends Error {
-  override name = 'YamlTestError';
-}
 
 /**
  * `urnbase tests …`. `progress` receives terminal redraws (`\r…`) during `tests run`; leave it
@@ -68,9 +62,9 @@ function args<const O extends ParseArgsOptionsConfig>(argv: string[], options: O
 async function upsert(client: ApiClient, file: string, out: (line: string) => void): Promise<number> {
   let items: TestFromYaml[];
   try {
-    items = testsFromYaml(readFileSync(file, 'utf8'), file, Registry.load());
+    items = testsFromYaml(readYamlText(file), file, Registry.load());
   } catch (error) {
-    if (error instanceof YamlTestError || (error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (error instanceof YamlFileError) {
       out(`error     ${(error as Error).message}`);
       return 1;
     }
@@ -104,14 +98,7 @@ function withoutMd5(info: TestInfo): TestInfo {
  * definitions with the same parser the server uses, so errors point at `file: [i].field`.
  */
 export function testsFromYaml(text: string, file: string, registry: Registry): TestFromYaml[] {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (error) {
-    throw new YamlTestError(`${file}: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const items = Array.isArray(doc) ? doc : isRecord(doc) && Array.isArray(doc.tests) ? doc.tests : undefined;
-  if (!items) throw new YamlTestError(`${file}: expected a list of tests`);
+  const items = yamlItems(text, file, 'tests');
   return items.map((item: unknown, i: number) => {
     try {
       return toTest(item, registry);

@@ -1,8 +1,8 @@
-import { parse } from 'yaml';
 import { isUrn } from '../urn/urn.js';
 import type { AllowedValue, PropertyDefinition } from './model.js';
 import { LOGICAL_TYPES, logicalType } from './values.js';
 import { isRecord } from '../json.js';
+import { YamlFileError, yamlItems } from '../yaml-list.js';
 
 /** One property from a `datahub properties upsert` YAML file, as urnbase will write it. */
 export interface PropertyFromYaml {
@@ -11,7 +11,7 @@ export interface PropertyFromYaml {
 }
 
 /** A problem in the file, pointing at the item and field: `props.yaml: [2].type: …`. */
-export class YamlPropertyError extends Error {
+export class YamlPropertyError extends YamlFileError {
   override name = 'YamlPropertyError';
 }
 
@@ -23,14 +23,7 @@ const PREFIX = 'urn:li:structuredProperty:';
  * `type_qualifier.allowed_types`, `immutable`, `version`) into definitions.
  */
 export function propertiesFromYaml(text: string, file: string): PropertyFromYaml[] {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (error) {
-    throw new YamlPropertyError(`${file}: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const items = Array.isArray(doc) ? doc : isRecord(doc) && Array.isArray(doc.properties) ? doc.properties : undefined;
-  if (!items) throw new YamlPropertyError(`${file}: expected a list of properties`);
+  const items = yamlItems(text, file, 'properties');
   return items.map((item: unknown, i: number) => toProperty(item, (field) => `${file}: [${i}]${field ? `.${field}` : ''}`));
 }
 

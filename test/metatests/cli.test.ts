@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../src/app.js';
 import { progressLine } from '../../src/cli/progress.js';
-import { testsCommand, testsFromYaml, YamlTestError } from '../../src/cli/tests.js';
+import { testsCommand, testsFromYaml } from '../../src/cli/tests.js';
+import { YamlFileError } from '../../src/yaml-list.js';
 import { Registry } from '../../src/registry/registry.js';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
 
@@ -107,7 +108,7 @@ describe('tests YAML (urnbase tests upsert format)', () => {
 
   it('rejects the whole file on a YAML syntax error or a document that is not a list', () => {
     const fails = (text: string, message: string) =>
-      assert.throws(() => testsFromYaml(text, 't.yaml', registry), (e: unknown) => e instanceof YamlTestError && e.message === message);
+      assert.throws(() => testsFromYaml(text, 't.yaml', registry), (e: unknown) => e instanceof YamlFileError && e.message === message);
     fails('- id: a\n  name: [unclosed\n', 't.yaml: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1:');
     fails('id: a', 't.yaml: expected a list of tests');
   });

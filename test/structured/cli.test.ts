@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { propertiesCommand } from '../../src/cli/properties.js';
-import { propertiesFromYaml, YamlPropertyError } from '../../src/structured/yaml.js';
+import { propertiesFromYaml } from '../../src/structured/yaml.js';
+import { YamlFileError } from '../../src/yaml-list.js';
 import { testApp, type TestApp } from '../helpers.js';
 
 const EXAMPLE = `
@@ -78,7 +79,7 @@ describe('structured property YAML (datahub properties upsert format)', () => {
   ];
   for (const [why, text, message] of bad) {
     it(`points at the spot for ${why}`, () => {
-      assert.throws(() => propertiesFromYaml(text, 'p.yaml'), (e: unknown) => e instanceof YamlPropertyError && e.message === message);
+      assert.throws(() => propertiesFromYaml(text, 'p.yaml'), (e: unknown) => e instanceof YamlFileError && e.message === message);
     });
   }
 });
