@@ -11,7 +11,10 @@ import { isSoftDeleted, type StructuredPropertiesAspect } from './model.js';
  * for soft-deleted properties and removes their values from every entity, in one transaction.
  */
 
-/** Soft-deleted properties of the given URNs. */
+/**
+ * Soft-deleted properties of the given URNs. This is part of the read path itself (its filter),
+ * so it reads `status` from the store: going through the Reader would recurse.
+ */
 async function softDeleted(store: Store, propertyUrns: readonly string[]): Promise<Set<string>> {
   if (propertyUrns.length === 0) return new Set();
   const rows = await store.getLatestMany([...new Set(propertyUrns)], ['status']);
