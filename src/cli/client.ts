@@ -1,3 +1,5 @@
+import { readYamlText, YamlFileError } from '../yaml-list.js';
+
 /** A small HTTP client for the CLI commands that talk to a running urnbase. */
 export interface ClientOptions {
   url: string;
@@ -24,6 +26,20 @@ export class ApiClient {
     }
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  }
+}
+
+/**
+ * Reads and converts a YAML file; a problem with it is reported as one `error     …` line and
+ * gives undefined (the command then exits 1).
+ */
+export function fromYamlFile<T>(file: string, convert: (text: string) => T, out: (line: string) => void): T | undefined {
+  try {
+    return convert(readYamlText(file));
+  } catch (error) {
+    if (!(error instanceof YamlFileError)) throw error;
+    out(`error     ${error.message}`);
+    return undefined;
   }
 }
 

@@ -2,8 +2,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { ConfigError } from '../config.js';
 import type { PropertyDefinition } from '../structured/model.js';
 import { propertiesFromYaml } from '../structured/yaml.js';
-import { readYamlText, YamlFileError } from '../yaml-list.js';
-import { ApiClient, errorMessage, upsertAspect } from './client.js';
+import { ApiClient, errorMessage, fromYamlFile, upsertAspect } from './client.js';
 
 const USAGE = `usage: urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase properties list [--url URL] [--token TOKEN]
@@ -39,16 +38,8 @@ export async function propertiesCommand(argv: string[], out: (line: string) => v
 
 /** Creates or updates each property of the file; reports created, updated, unchanged or the error. */
 async function upsert(client: ApiClient, file: string, out: (line: string) => void): Promise<number> {
-  let properties;
-  try {
-    properties = propertiesFromYaml(readYamlText(file), file);
-  } catch (error) {
-    if (error instanceof YamlFileError) {
-      out(`error     ${(error as Error).message}`);
-      return 1;
-    }
-    throw error;
-  }
+  const properties = fromYamlFile(file, (text) => propertiesFromYaml(text, file), out);
+  if (!properties) return 1;
   let failed = 0;
   for (const { urn, definition } of properties) {
     const path = `${BASE}/${encodeURIComponent(urn)}/propertyDefinition`;

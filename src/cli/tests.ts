@@ -7,10 +7,10 @@ import { DefinitionError, parseDefinition } from '../metatests/definition.js';
 import { Registry } from '../registry/registry.js';
 import type { Services } from '../services.js';
 import { isUrn } from '../urn/urn.js';
-import { ApiClient, upsertAspect } from './client.js';
+import { ApiClient, fromYamlFile, upsertAspect } from './client.js';
 import { count, ProgressBar, rate } from './progress.js';
 import { isRecord } from '../json.js';
-import { readYamlText, YamlFileError, yamlItems } from '../yaml-list.js';
+import { yamlItems } from '../yaml-list.js';
 
 const USAGE = `usage: urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase tests run [--test URN]... [--push] [--data-dir DIR]
@@ -60,16 +60,8 @@ function args<const O extends ParseArgsOptionsConfig>(argv: string[], options: O
 
 /** Writes each valid test of the file; reports created, updated, unchanged or the error. */
 async function upsert(client: ApiClient, file: string, out: (line: string) => void): Promise<number> {
-  let items: TestFromYaml[];
-  try {
-    items = testsFromYaml(readYamlText(file), file, Registry.load());
-  } catch (error) {
-    if (error instanceof YamlFileError) {
-      out(`error     ${(error as Error).message}`);
-      return 1;
-    }
-    throw error;
-  }
+  const items = fromYamlFile(file, (text) => testsFromYaml(text, file, Registry.load()), out);
+  if (!items) return 1;
   let failed = 0;
   for (const item of items) {
     if ('error' in item) {

@@ -1,20 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildApp } from '../../src/app.js';
-import { datasetUrn, type TestApp } from '../helpers.js';
+import { datasetUrn, testApp } from '../helpers.js';
 import { aspect, brief, defineTest, write } from './fixtures.js';
-
-async function appWith(options: { testsInterval: number; testsOnChange: boolean }): Promise<TestApp> {
-  const { app, services } = await buildApp({ dataDir: ':memory:', logLevel: 'silent', bodyLimit: 1024 * 1024, ...options });
-  return {
-    app,
-    services,
-    async call(o) {
-      const res = await app.inject(o);
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, headers: res.headers, raw: res.body };
-    },
-  };
-}
 
 const TAGGING = {
   on: { types: ['dataset'] },
@@ -24,7 +11,7 @@ const TAGGING = {
 
 describe('tests run off the request path', () => {
   it('re-evaluates an entity shortly after it changes, pushing results and running actions', async () => {
-    const t = await appWith({ testsInterval: 0, testsOnChange: true });
+    const t = await testApp({ testsInterval: 0, testsOnChange: true });
     const test = await defineTest(t, 'documented', TAGGING);
     await t.services.scheduler.idle(); // the new test's own scope run
     const urn = datasetUrn('sched.change');
@@ -44,7 +31,7 @@ describe('tests run off the request path', () => {
   });
 
   it('coalesces several changes of one entity into one evaluation', async () => {
-    const t = await appWith({ testsInterval: 0, testsOnChange: true });
+    const t = await testApp({ testsInterval: 0, testsOnChange: true });
     await defineTest(t, 'documented', TAGGING);
     await t.services.scheduler.idle();
     const urn = datasetUrn('sched.coalesce');
@@ -63,7 +50,7 @@ describe('tests run off the request path', () => {
   });
 
   it('re-evaluates the scope of a new or changed test', async () => {
-    const t = await appWith({ testsInterval: 0, testsOnChange: true });
+    const t = await testApp({ testsInterval: 0, testsOnChange: true });
     const urns = [datasetUrn('sched.scope.a'), datasetUrn('sched.scope.b')];
     await write(t, 'dataset', urns[0], 'datasetProperties', { description: 'yes' });
     await write(t, 'dataset', urns[1], 'datasetProperties', { name: 'no description' });
@@ -76,7 +63,7 @@ describe('tests run off the request path', () => {
   });
 
   it('does nothing on change with --tests-on-change false', async () => {
-    const t = await appWith({ testsInterval: 0, testsOnChange: false });
+    const t = await testApp({ testsInterval: 0, testsOnChange: false });
     await defineTest(t, 'documented', TAGGING);
     const urn = datasetUrn('sched.off');
     await write(t, 'dataset', urn, 'datasetProperties', { description: 'described' });
@@ -86,7 +73,7 @@ describe('tests run off the request path', () => {
   });
 
   it('runs ACTIVE DAILY tests over the catalog on the interval', async () => {
-    const t = await appWith({ testsInterval: 50, testsOnChange: false });
+    const t = await testApp({ testsInterval: 50, testsOnChange: false });
     const test = await defineTest(t, 'documented', TAGGING);
     await defineTest(t, 'ondemand', { on: { types: ['dataset'] }, rules: [] }, { schedule: 'NONE' });
     const urn = datasetUrn('sched.interval');
