@@ -41,4 +41,37 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      last_used_at INTEGER,
      revoked_at   INTEGER
    );`,
+  // Latest values and history apart: history rows are appended in write order (rowid), so a
+  // write no longer splits pages in the middle of one tree holding both.
+  `CREATE TABLE aspect_history (
+     id              INTEGER PRIMARY KEY,
+     urn             TEXT    NOT NULL,
+     aspect          TEXT    NOT NULL,
+     version         INTEGER NOT NULL,  -- systemMetadata.version of this earlier value
+     metadata        TEXT    NOT NULL,
+     system_metadata TEXT    NOT NULL,
+     created_on      INTEGER NOT NULL,
+     created_by      TEXT    NOT NULL
+   );
+   INSERT INTO aspect_history (urn, aspect, version, metadata, system_metadata, created_on, created_by)
+     SELECT urn, aspect, version, metadata, system_metadata, created_on, created_by
+       FROM aspects WHERE version > 0 ORDER BY urn, aspect, version;
+   CREATE UNIQUE INDEX aspect_history_key ON aspect_history (urn, aspect, version);
+   CREATE TABLE latest (
+     urn             TEXT    NOT NULL,
+     aspect          TEXT    NOT NULL,
+     entity_type     TEXT    NOT NULL,
+     metadata        TEXT    NOT NULL,  -- the aspect value (JSON)
+     system_metadata TEXT    NOT NULL,  -- JSON
+     version         INTEGER NOT NULL,  -- systemMetadata.version as a number, for compare-and-set
+     created_on      INTEGER NOT NULL,
+     created_by      TEXT    NOT NULL,
+     PRIMARY KEY (urn, aspect)
+   ) WITHOUT ROWID;
+   INSERT INTO latest SELECT urn, aspect, entity_type, metadata, system_metadata, sys_version, created_on, created_by
+     FROM aspects WHERE version = 0;
+   DROP TABLE aspects;
+   ALTER TABLE latest RENAME TO aspects;
+   CREATE INDEX aspects_by_type ON aspects (entity_type, urn);
+   CREATE INDEX aspects_by_name ON aspects (aspect, urn);`,
 ];

@@ -4,10 +4,9 @@ import Database from 'better-sqlite3';
 import { LatestCache } from './latest-cache.js';
 import { Checkpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+import { SqliteWriter } from './sqlite-writer.js';
 import {
   StaleWriteError,
-  type AspectWrite,
-  type ChangeEvent,
   type CommitBatch,
   type Store,
   type StoredAspect,
@@ -32,19 +31,23 @@ interface PendingCommit {
   reject: (error: unknown) => void;
 }
 
-const COLUMNS = 'urn, aspect, version, metadata, system_metadata';
-const ROW_COLUMNS = 'urn, aspect, version, entity_type, metadata, system_metadata, sys_version, created_on, created_by';
+/** Latest rows read as storage version 0 (history rows keep their own version). */
+const COLUMNS = 'urn, aspect, 0 AS version, metadata, system_metadata';
 /** Queries naming up to this many aspects (and URNs) get statements with placeholders; more go through json_each. */
 const LISTED_ASPECTS = 8;
 const LISTED_URNS = 16;
 
-/** The embedded store: one SQLite file in WAL mode, driven synchronously by better-sqlite3. */
+/**
+ * The embedded store: one SQLite file in WAL mode, driven synchronously by better-sqlite3 (WAL
+ * checkpoints run on a thread of their own). Latest values live in `aspects`, earlier ones in
+ * `aspect_history`; SqliteWriter holds the statements that change them.
+ */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly latestOf: Array<Database.Statement<unknown[], AspectRow>>;
   private readonly manyStatements = new Map<number, Database.Statement<unknown[], AspectRow>>();
-  private readonly commitGroup: Database.Transaction<(group: readonly CommitBatch[]) => void>;
+  private readonly writer: SqliteWriter;
   private pending: PendingCommit[] = [];
   private readonly checkpointer?: Checkpointer;
   private readonly cache = new LatestCache();
@@ -65,52 +68,35 @@ export class SqliteStore implements Store {
       this.db.pragma('wal_autocheckpoint = 0');
       this.checkpointer = new Checkpointer(file);
     }
+    this.writer = new SqliteWriter(this.db);
 
     const db = this.db;
     const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
     this.latestOf = Array.from({ length: LISTED_ASPECTS + 1 }, (_, n) =>
       db.prepare<unknown[], AspectRow>(
-        `SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND version = 0${n > 0 ? ` AND aspect IN (${placeholders(n)})` : ''}`,
+        `SELECT ${COLUMNS} FROM aspects WHERE urn = ?${n > 0 ? ` AND aspect IN (${placeholders(n)})` : ''}`,
       ),
     );
     this.stmt = {
       latestJson: db.prepare<[string, string], AspectRow>(
-        `SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND version = 0 AND aspect IN (SELECT value FROM json_each(?))`,
+        `SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND aspect IN (SELECT value FROM json_each(?))`,
       ),
       manyAll: db.prepare<[string], AspectRow>(
-        `SELECT ${COLUMNS} FROM aspects WHERE urn IN (SELECT value FROM json_each(?)) AND version = 0`,
+        `SELECT ${COLUMNS} FROM aspects WHERE urn IN (SELECT value FROM json_each(?))`,
       ),
       manySome: db.prepare<[string, string], AspectRow>(
-        `SELECT ${COLUMNS} FROM aspects WHERE urn IN (SELECT value FROM json_each(?)) AND version = 0
+        `SELECT ${COLUMNS} FROM aspects WHERE urn IN (SELECT value FROM json_each(?))
            AND aspect IN (SELECT value FROM json_each(?))`,
       ),
       version: db.prepare<[string, string, number], AspectRow>(
-        `SELECT ${COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,
+        'SELECT urn, aspect, version, metadata, system_metadata FROM aspect_history WHERE urn = ? AND aspect = ? AND version = ?',
       ),
       scanAspect: db.prepare<[string, string, number], AspectRow>(
-        `SELECT ${COLUMNS} FROM aspects WHERE aspect = ? AND version = 0 AND urn > ? ORDER BY urn LIMIT ?`,
+        `SELECT ${COLUMNS} FROM aspects WHERE aspect = ? AND urn > ? ORDER BY urn LIMIT ?`,
       ),
       listUrns: db.prepare<[string, string, number], { urn: string }>(
-        `SELECT DISTINCT urn FROM aspects WHERE entity_type = ? AND version = 0 AND urn > ? ORDER BY urn LIMIT ?`,
+        `SELECT DISTINCT urn FROM aspects WHERE entity_type = ? AND urn > ? ORDER BY urn LIMIT ?`,
       ),
-      current: db.prepare<[string, string], { sys_version: number }>(
-        'SELECT sys_version FROM aspects WHERE urn = ? AND aspect = ? AND version = 0',
-      ),
-      // The N-th value written is kept as version N. Copying the old latest row into history and
-      // updating the latest in place never moves its key, nor the partial indexes on version = 0.
-      // The sys_version guard is the compare-and-set: no row copied means a concurrent writer won.
-      archive: db.prepare(
-        `INSERT INTO aspects (${ROW_COLUMNS})
-         SELECT urn, aspect, sys_version, entity_type, metadata, system_metadata, sys_version, created_on, created_by
-           FROM aspects WHERE urn = ? AND aspect = ? AND version = 0 AND sys_version = ?`,
-      ),
-      update: db.prepare(
-        `UPDATE aspects SET metadata = ?, system_metadata = ?, sys_version = ?, created_on = ?, created_by = ?
-          WHERE urn = ? AND aspect = ? AND version = 0`,
-      ),
-      insert: db.prepare(`INSERT INTO aspects (${ROW_COLUMNS}) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)`),
-      touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0 AND sys_version = ?'),
-      remove: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       insertToken: db.prepare(
         `INSERT INTO tokens (id, name, role, actor, hash, created_at, created_by, expires_at, last_used_at, revoked_at)
@@ -120,17 +106,7 @@ export class SqliteStore implements Store {
       tokenByHash: db.prepare<[string], TokenRecord>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE hash = ?`),
       revokeToken: db.prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       touchToken: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
-      event: db.prepare(
-        `INSERT INTO change_log (urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
     };
-    this.commitGroup = db.transaction((group: readonly CommitBatch[]) => {
-      for (const batch of group) {
-        for (const write of batch.writes) this.apply(write);
-        for (const event of batch.events) this.append(event);
-      }
-    });
   }
 
   async getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
@@ -190,7 +166,7 @@ export class SqliteStore implements Store {
     if (!statement) {
       const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
       statement = this.db.prepare<unknown[], AspectRow>(
-        `SELECT ${COLUMNS} FROM aspects WHERE urn IN (${list(urns)}) AND version = 0${aspects > 0 ? ` AND aspect IN (${list(aspects)})` : ''}`,
+        `SELECT ${COLUMNS} FROM aspects WHERE urn IN (${list(urns)})${aspects > 0 ? ` AND aspect IN (${list(aspects)})` : ''}`,
       );
       this.manyStatements.set(key, statement);
     }
@@ -249,9 +225,8 @@ export class SqliteStore implements Store {
 
   /**
    * Group commit: batches that arrive while the event loop is busy are written in one SQLite
-   * transaction, so a commit's fixed cost is shared; every promise settles after that commit.
-   * Should one batch fail (a lost compare-and-set), the group rolls back and each batch is retried
-   * alone, so batches stay all-or-nothing independently of each other.
+   * transaction, so a commit's fixed cost is shared (see SqliteWriter.commit); every promise
+   * settles after that commit.
    */
   commit(batch: CommitBatch): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -269,28 +244,15 @@ export class SqliteStore implements Store {
   private flush(): void {
     const group = this.pending;
     this.pending = [];
-    try {
-      this.commitGroup.immediate(group.map((p) => p.batch));
-      for (const pending of group) this.committed(pending.batch);
-      for (const pending of group) pending.resolve();
-    } catch (error) {
+    const failures = this.writer.commit(group.map((p) => p.batch));
+    group.forEach((pending, i) => {
+      const failure = failures[i];
       // A lost compare-and-set means someone else wrote: re-read from SQLite from now on.
-      this.cache.clear();
-      if (group.length === 1) group[0].reject(error);
-      else this.commitOneByOne(group);
-    }
-  }
-
-  private commitOneByOne(group: readonly PendingCommit[]): void {
-    for (const pending of group) {
-      try {
-        this.commitGroup.immediate([pending.batch]);
-        this.committed(pending.batch);
-        pending.resolve();
-      } catch (error) {
-        pending.reject(error);
-      }
-    }
+      if (failure instanceof StaleWriteError) this.cache.clear();
+      if (failure) return pending.reject(failure);
+      this.committed(pending.batch);
+      pending.resolve();
+    });
   }
 
   /** After a commit: what the cache knows of the written aspects becomes what was written. */
@@ -308,54 +270,6 @@ export class SqliteStore implements Store {
       }
     }
   }
-
-  private apply(write: AspectWrite): void {
-    const stale = () => new StaleWriteError(`${write.urn} ${write.aspect}: expected version ${write.expectedVersion}`);
-    switch (write.kind) {
-      case 'put': {
-        const sm = write.systemMetadata;
-        const value = JSON.stringify(write.value);
-        const systemMetadata = JSON.stringify(sm);
-        const version = Number(sm.version);
-        if (write.expectedVersion > 0) {
-          if (this.stmt.archive.run(write.urn, write.aspect, write.expectedVersion).changes === 0) throw stale();
-          this.stmt.update.run(value, systemMetadata, version, sm.aspectModified.time, sm.aspectModified.actor, write.urn, write.aspect);
-        } else if (this.stmt.current.get(write.urn, write.aspect)) {
-          throw stale();
-        } else {
-          this.stmt.insert.run(write.urn, write.aspect, write.entityType, value, systemMetadata, version, sm.aspectModified.time, sm.aspectModified.actor);
-        }
-        break;
-      }
-      case 'touch':
-        if (this.stmt.touch.run(JSON.stringify(write.systemMetadata), write.urn, write.aspect, write.expectedVersion).changes === 0) {
-          throw stale();
-        }
-        break;
-      case 'remove':
-        if ((this.stmt.current.get(write.urn, write.aspect)?.sys_version ?? 0) !== write.expectedVersion) throw stale();
-        this.stmt.remove.run(write.urn, write.aspect);
-        break;
-    }
-  }
-
-  private append(event: ChangeEvent): void {
-    this.stmt.event.run(
-      event.urn,
-      event.entityType,
-      event.aspect,
-      event.changeType,
-      event.created.time,
-      event.created.actor,
-      json(event.value),
-      json(event.previousValue),
-      json(event.systemMetadata),
-    );
-  }
-}
-
-function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
 }
 
 /** System metadata is parsed only when someone reads it: most reads answer the value alone. */

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { Ingest } from '../../src/ingest/ingest.js';
 import { Registry } from '../../src/registry/registry.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-schema.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 import { StaleWriteError, type StoredAspect } from '../../src/store/store.js';
 
@@ -171,5 +172,38 @@ describe('SQLite store and the write path', () => {
     assert.deepEqual(stored.sort(), [...tags].sort());
     assert.equal(row.systemMetadata.version, '50');
     await store.close();
+  });
+
+  it('moves the history of a data dir written by an earlier version into its own table', async () => {
+    const sub = mkdtempSync(join(tmpdir(), 'urnbase-migrate-'));
+    try {
+      // A data dir as the first three migrations left it: history rows beside the latest ones.
+      const old = new Database(join(sub, 'urnbase.db'));
+      for (const step of SQLITE_MIGRATIONS.slice(0, 3)) old.exec(step);
+      old.pragma('user_version = 3');
+      const row = old.prepare(
+        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, sys_version, created_on, created_by)
+         VALUES (?, 'status', ?, 'dataset', ?, ?, ?, ?, 'urn:li:corpuser:old')`,
+      );
+      const sm = (v: number) => JSON.stringify({ version: String(v), lastObserved: v, aspectCreated: { time: 1, actor: 'a' }, aspectModified: { time: v, actor: 'a' } });
+      row.run(urn, 1, '{"removed":false}', sm(1), 1, 1);
+      row.run(urn, 2, '{"removed":true}', sm(2), 2, 2);
+      row.run(urn, 0, '{"removed":false}', sm(3), 3, 3);
+      old.close();
+
+      const store = new SqliteStore(sub);
+      const [latest] = await store.getLatest(urn, ['status']);
+      assert.deepEqual([latest.value, latest.systemMetadata.version], [{ removed: false }, '3']);
+      assert.deepEqual((await store.getVersion(urn, 'status', 2))?.value, { removed: true });
+      assert.deepEqual((await store.getVersion(urn, 'status', 1))?.systemMetadata.version, '1');
+      assert.deepEqual(await store.listUrns('dataset', undefined, 10), [urn]);
+      // Writing on goes on from the migrated version, and the replaced value joins the history.
+      await new Ingest(store, registry).ingest([{ urn, aspect: 'status', changeType: 'UPSERT', value: { removed: true } }], context);
+      assert.equal((await store.getLatest(urn, ['status']))[0].systemMetadata.version, '4');
+      assert.deepEqual((await store.getVersion(urn, 'status', 3))?.value, { removed: false });
+      await store.close();
+    } finally {
+      rmSync(sub, { recursive: true, force: true });
+    }
   });
 });
