@@ -15,7 +15,25 @@ export interface Urn {
 
 const PREFIX = 'urn:li:';
 
+/**
+ * URNs parsed lately: the same ones come back again and again (an entity's every request, the
+ * tags and owners inside aspect values), and a lookup costs far less than a parse. When full it
+ * starts over, which is simpler than LRU and costs one parse per URN.
+ */
+const parsed = new Map<string, Urn>();
+const PARSED_LIMIT = 10_000;
+
 export function parseUrn(text: string): Urn {
+  let urn = parsed.get(text);
+  if (urn === undefined) {
+    urn = parse(text);
+    if (parsed.size >= PARSED_LIMIT) parsed.clear();
+    parsed.set(text, urn);
+  }
+  return urn;
+}
+
+function parse(text: string): Urn {
   if (typeof text !== 'string' || !text.startsWith(PREFIX)) throw new InvalidUrnError(String(text));
   const rest = text.slice(PREFIX.length);
   const colon = rest.indexOf(':');
@@ -26,7 +44,7 @@ export function parseUrn(text: string): Urn {
   if (/[\u0000-\u001f]/.test(id)) throw new InvalidUrnError(text);
   const parts = id.startsWith('(') ? parseTuple(id, text) : [id];
   for (const part of parts) checkMember(part, text);
-  return { text, entityType, id, parts };
+  return Object.freeze({ text, entityType, id, parts: Object.freeze(parts) });
 }
 
 /** True when `text` parses as a URN (of `entityType`, when given). */
