@@ -41,10 +41,13 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      last_used_at INTEGER,
      revoked_at   INTEGER
    );`,
-  // Latest values and history apart: history rows are appended in write order (rowid), so a
-  // write no longer splits pages in the middle of one tree holding both.
+  // Latest values and history apart. History rows are appended in write order (rowid) and
+  // chained newest to oldest (aspects.history_id → previous_id → …) instead of indexed by
+  // (urn, aspect, version): an index entry per write dirtied one more random page per write, a
+  // third of a commit's cost, for lookups of old versions that are rare and walk a short chain.
   `CREATE TABLE aspect_history (
      id              INTEGER PRIMARY KEY,
+     previous_id     INTEGER,           -- the value this one replaced, if kept
      urn             TEXT    NOT NULL,
      aspect          TEXT    NOT NULL,
      version         INTEGER NOT NULL,  -- systemMetadata.version of this earlier value
@@ -53,10 +56,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      created_on      INTEGER NOT NULL,
      created_by      TEXT    NOT NULL
    );
-   INSERT INTO aspect_history (urn, aspect, version, metadata, system_metadata, created_on, created_by)
-     SELECT urn, aspect, version, metadata, system_metadata, created_on, created_by
-       FROM aspects WHERE version > 0 ORDER BY urn, aspect, version;
-   CREATE UNIQUE INDEX aspect_history_key ON aspect_history (urn, aspect, version);
+   INSERT INTO aspect_history (id, previous_id, urn, aspect, version, metadata, system_metadata, created_on, created_by)
+     SELECT n, CASE WHEN before = urn || char(0) || aspect THEN n - 1 END,
+            urn, aspect, version, metadata, system_metadata, created_on, created_by
+       FROM (SELECT row_number() OVER w AS n, lag(urn || char(0) || aspect) OVER w AS before, *
+               FROM aspects WHERE version > 0 WINDOW w AS (ORDER BY urn, aspect, version));
    CREATE TABLE latest (
      urn             TEXT    NOT NULL,
      aspect          TEXT    NOT NULL,
@@ -66,10 +70,15 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      version         INTEGER NOT NULL,  -- systemMetadata.version as a number, for compare-and-set
      created_on      INTEGER NOT NULL,
      created_by      TEXT    NOT NULL,
+     history_id      INTEGER,           -- the newest earlier value in aspect_history
      PRIMARY KEY (urn, aspect)
    ) WITHOUT ROWID;
-   INSERT INTO latest SELECT urn, aspect, entity_type, metadata, system_metadata, sys_version, created_on, created_by
-     FROM aspects WHERE version = 0;
+   CREATE INDEX migrating_history ON aspect_history (urn, aspect);
+   INSERT INTO latest
+     SELECT urn, aspect, entity_type, metadata, system_metadata, sys_version, created_on, created_by,
+            (SELECT max(h.id) FROM aspect_history h WHERE h.urn = a.urn AND h.aspect = a.aspect)
+       FROM aspects a WHERE version = 0;
+   DROP INDEX migrating_history;
    DROP TABLE aspects;
    ALTER TABLE latest RENAME TO aspects;
    CREATE INDEX aspects_by_type ON aspects (entity_type, urn);

@@ -3,6 +3,15 @@ import { StaleWriteError, type AspectWrite, type ChangeEvent, type CommitBatch }
 
 const HISTORY_COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by';
 
+/** The ids of an aspect's history rows, newest first (see the schema's note on the chain). */
+export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS (
+    SELECT h.id, h.version, h.previous_id FROM aspects a JOIN aspect_history h ON h.id = a.history_id
+     WHERE a.urn = :urn AND a.aspect = :aspect
+    UNION ALL
+    SELECT h.id, h.version, h.previous_id FROM chain c JOIN aspect_history h ON h.id = c.previous_id
+     WHERE c.version > :down_to
+  )`;
+
 /**
  * The statements that change the catalog. Latest values are updated in place in `aspects`; the
  * value they replace is appended to `aspect_history`, whose rowid key puts every new row on the
@@ -20,11 +29,11 @@ export class SqliteWriter {
       current: db.prepare<[string, string], { version: number }>('SELECT version FROM aspects WHERE urn = ? AND aspect = ?'),
       // The version guard is the compare-and-set: nothing archived means a concurrent writer won.
       archive: db.prepare(
-        `INSERT INTO aspect_history (${HISTORY_COLUMNS})
-         SELECT ${HISTORY_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,
+        `INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS})
+         SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,
       ),
       update: db.prepare(
-        `UPDATE aspects SET metadata = ?, system_metadata = ?, version = ?, created_on = ?, created_by = ?
+        `UPDATE aspects SET metadata = ?, system_metadata = ?, version = ?, created_on = ?, created_by = ?, history_id = ?
           WHERE urn = ? AND aspect = ?`,
       ),
       insert: db.prepare(
@@ -33,7 +42,7 @@ export class SqliteWriter {
       ),
       touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = ?'),
       remove: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
-      removeHistory: db.prepare('DELETE FROM aspect_history WHERE urn = ? AND aspect = ?'),
+      removeHistory: db.prepare(`DELETE FROM aspect_history WHERE id IN (${HISTORY_CHAIN} SELECT id FROM chain)`),
       event: db.prepare(
         `INSERT INTO change_log (urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -98,8 +107,9 @@ export class SqliteWriter {
         const version = Number(sm.version);
         const { time, actor } = sm.aspectModified;
         if (expectedVersion > 0) {
-          if (this.stmt.archive.run(urn, aspect, expectedVersion).changes === 0) throw stale();
-          this.stmt.update.run(value, systemMetadata, version, time, actor, urn, aspect);
+          const archived = this.stmt.archive.run(urn, aspect, expectedVersion);
+          if (archived.changes === 0) throw stale();
+          this.stmt.update.run(value, systemMetadata, version, time, actor, archived.lastInsertRowid, urn, aspect);
         } else if (this.stmt.current.get(urn, aspect)) {
           throw stale();
         } else {
@@ -112,8 +122,8 @@ export class SqliteWriter {
         break;
       case 'remove':
         if ((this.stmt.current.get(urn, aspect)?.version ?? 0) !== expectedVersion) throw stale();
+        this.stmt.removeHistory.run({ urn, aspect, down_to: 0 });
         this.stmt.remove.run(urn, aspect);
-        this.stmt.removeHistory.run(urn, aspect);
         break;
     }
   }

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { LatestCache } from './latest-cache.js';
 import { Checkpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import { SqliteWriter } from './sqlite-writer.js';
+import { HISTORY_CHAIN, SqliteWriter } from './sqlite-writer.js';
 import {
   StaleWriteError,
   type CommitBatch,
@@ -88,8 +88,9 @@ export class SqliteStore implements Store {
         `SELECT ${COLUMNS} FROM aspects WHERE urn IN (SELECT value FROM json_each(?))
            AND aspect IN (SELECT value FROM json_each(?))`,
       ),
-      version: db.prepare<[string, string, number], AspectRow>(
-        'SELECT urn, aspect, version, metadata, system_metadata FROM aspect_history WHERE urn = ? AND aspect = ? AND version = ?',
+      version: db.prepare<[{ urn: string; aspect: string; down_to: number }], AspectRow>(
+        `${HISTORY_CHAIN} SELECT h.urn, h.aspect, h.version, h.metadata, h.system_metadata
+           FROM chain JOIN aspect_history h USING (id) WHERE chain.version = :down_to`,
       ),
       scanAspect: db.prepare<[string, string, number], AspectRow>(
         `SELECT ${COLUMNS} FROM aspects WHERE aspect = ? AND urn > ? ORDER BY urn LIMIT ?`,
@@ -143,7 +144,7 @@ export class SqliteStore implements Store {
 
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
     if (version === 0) return (await this.getLatestMany([urn], [aspect]))[0];
-    const row = this.stmt.version.get(urn, aspect, version);
+    const row = this.stmt.version.get({ urn, aspect, down_to: version });
     return row && toStored(row);
   }
 

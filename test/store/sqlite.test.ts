@@ -206,4 +206,29 @@ describe('SQLite store and the write path', () => {
       rmSync(sub, { recursive: true, force: true });
     }
   });
+
+  it('deleting an aspect deletes its whole history; a new value starts a new one', async () => {
+    const sub = mkdtempSync(join(tmpdir(), 'urnbase-history-'));
+    try {
+      const store = new SqliteStore(sub);
+      const ingest = new Ingest(store, registry);
+      const write = (removed: boolean, changeType: 'UPSERT' | 'DELETE' = 'UPSERT') =>
+        ingest.ingest([{ urn, aspect: 'status', changeType, ...(changeType === 'UPSERT' ? { value: { removed } } : {}) }], context);
+      for (const removed of [false, true, false, true]) await write(removed);
+      assert.deepEqual((await store.getVersion(urn, 'status', 2))?.value, { removed: true });
+      const raw = new Database(join(sub, 'urnbase.db'), { readonly: true });
+      const kept = raw.prepare<[string], { n: number }>("SELECT count(*) AS n FROM aspect_history WHERE urn = ? AND aspect = 'status'");
+      assert.equal(kept.get(urn)?.n, 3);
+      await write(false, 'DELETE');
+      assert.equal(kept.get(urn)?.n, 0);
+      await write(true);
+      await write(false);
+      assert.deepEqual((await store.getVersion(urn, 'status', 1))?.value, { removed: true });
+      assert.equal(await store.getVersion(urn, 'status', 2), undefined, 'version 2 is the latest, not history');
+      raw.close();
+      await store.close();
+    } finally {
+      rmSync(sub, { recursive: true, force: true });
+    }
+  });
 });
