@@ -2,3 +2,28 @@
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Whether two JSON values are equal as JSON: the same members whatever their order, members set
+ * to undefined counting as absent. The write path asks it for every write, and for plain JSON it
+ * is several times faster than util.isDeepStrictEqual.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let members = 0;
+  for (const key of Object.keys(x)) {
+    if (x[key] === undefined) continue;
+    if (!Object.hasOwn(y, key) || !jsonEqual(x[key], y[key])) return false;
+    members++;
+  }
+  for (const key of Object.keys(y)) if (y[key] !== undefined) members--;
+  return members === 0;
+}

@@ -1,8 +1,9 @@
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { ConfigError } from '../config.js';
 import type { PropertyDefinition } from '../structured/model.js';
 import { propertiesFromYaml } from '../structured/yaml.js';
 import { ApiClient, errorMessage, fromYamlFile, upsertAspect } from './client.js';
+import { jsonEqual } from '../json.js';
 
 const USAGE = `usage: urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase properties list [--url URL] [--token TOKEN]
@@ -43,7 +44,7 @@ async function upsert(client: ApiClient, file: string, out: (line: string) => vo
   let failed = 0;
   for (const { urn, definition } of properties) {
     const path = `${BASE}/${encodeURIComponent(urn)}/propertyDefinition`;
-    const outcome = await upsertAspect(client, path, urn, definition, (stored) => isDeepStrictEqual(stored, definition));
+    const outcome = await upsertAspect(client, path, urn, definition, (stored) => jsonEqual(stored, definition));
     out(outcome.line);
     if (outcome.failed) failed++;
   }

@@ -1,4 +1,4 @@
-import { isDeepStrictEqual, parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { buildApp } from '../app.js';
 import { ConfigError } from '../config.js';
 import { SYSTEM_ACTOR } from '../metatests/actions.js';
@@ -9,7 +9,7 @@ import type { Services } from '../services.js';
 import { isUrn } from '../urn/urn.js';
 import { ApiClient, fromYamlFile, upsertAspect } from './client.js';
 import { count, ProgressBar, rate } from './progress.js';
-import { isRecord } from '../json.js';
+import { isRecord, jsonEqual } from '../json.js';
 import { yamlItems } from '../yaml-list.js';
 
 const USAGE = `usage: urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
@@ -71,7 +71,7 @@ async function upsert(client: ApiClient, file: string, out: (line: string) => vo
       continue;
     }
     const path = `${BASE}/${encodeURIComponent(item.urn)}/testInfo`;
-    const outcome = await upsertAspect(client, path, item.urn, item.info, (stored) => isDeepStrictEqual(withoutMd5(stored as TestInfo), item.info));
+    const outcome = await upsertAspect(client, path, item.urn, item.info, (stored) => jsonEqual(withoutMd5(stored as TestInfo), item.info));
     out(outcome.line);
     if (outcome.failed) failed++;
   }

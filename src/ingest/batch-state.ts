@@ -18,7 +18,8 @@ export class BatchState {
   private readonly entities = new Map<string, Map<string, CurrentAspect>>();
   /** Per URN, the aspect names loaded (undefined: all of them). */
   private readonly loaded = new Map<string, Set<string> | undefined>();
-  private readonly cache = new Map<string, unknown>();
+  /** Values looked up outside the batch, by aspect, then URN. */
+  private readonly looked = new Map<string, Map<string, unknown>>();
 
   constructor(private readonly store: Store) {}
 
@@ -64,15 +65,17 @@ export class BatchState {
   private async valuesOf(urns: readonly string[], aspect: string): Promise<Map<string, unknown>> {
     const result = new Map<string, unknown>();
     const fetch: string[] = [];
+    let looked = this.looked.get(aspect);
+    if (!looked) this.looked.set(aspect, (looked = new Map()));
     for (const urn of urns) {
       if (this.covers(urn, [aspect])) result.set(urn, this.entities.get(urn)!.get(aspect)?.value);
-      else if (this.cache.has(`${urn}\u0000${aspect}`)) result.set(urn, this.cache.get(`${urn}\u0000${aspect}`));
+      else if (looked.has(urn)) result.set(urn, looked.get(urn));
       else fetch.push(urn);
     }
     if (fetch.length > 0) {
       const rows = new Map((await this.store.getLatestMany(fetch, [aspect])).map((r) => [r.urn, r.value]));
       for (const urn of fetch) {
-        this.cache.set(`${urn}\u0000${aspect}`, rows.get(urn));
+        looked.set(urn, rows.get(urn));
         result.set(urn, rows.get(urn));
       }
     }

@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, PreconditionError, ValidationError } from '../errors.js';
+import { jsonEqual } from '../json.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
 import {
   StaleWriteError,
@@ -108,7 +108,7 @@ export class Ingest {
       const aspects = state.aspects(item.urn.text);
       const current = aspects.get(aspect);
       const base = { urn: item.urn.text, entityType: item.entity.name, aspect };
-      if (current && isDeepStrictEqual(current.value, value)) {
+      if (current && jsonEqual(current.value, value)) {
         const systemMetadata: SystemMetadata = {
           ...current.systemMetadata,
           lastObserved: given?.lastObserved ?? now,
@@ -179,7 +179,7 @@ export class Ingest {
       for (const plugin of this.plugins.get(aspect.name) ?? []) {
         if (plugin.mutate) value = await plugin.mutate(this.change(item, current?.value, value), lookups);
       }
-      if (aspect === entity.keyAspect && !isDeepStrictEqual(value, item.key)) {
+      if (aspect === entity.keyAspect && !jsonEqual(value, item.key)) {
         throw new ValidationError(`Key aspect ${aspect.name} does not match the URN ${urn.text}`);
       }
       this.registry.validate(aspect, value);

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { NotFoundError, PreconditionError, ValidationError } from '../errors.js';
 import type { Ingest } from '../ingest/ingest.js';
 import type { Proposal } from '../ingest/proposal.js';
@@ -10,6 +9,7 @@ import type { LoadedTest, TestCatalog } from './catalog.js';
 import { DefinitionError, parseDefinition } from './definition.js';
 import { Evaluator, type FailedCondition, type Verdict } from './engine.js';
 import type { EntityLoader } from './paths.js';
+import { jsonEqual } from '../json.js';
 
 /** One test's result on one entity, as DataHub's TestResult. */
 export interface TestResult {
@@ -173,7 +173,7 @@ export class MetadataTests {
       failing: [...previous.failing.filter((r) => !replaced.has(r.test)), ...outcome.failing.map(({ explanation: _, ...r }) => keep(r))],
     };
     const proposals: Proposal[] = [];
-    if (!isDeepStrictEqual(next, previous) || (!stored && evaluated.length > 0)) {
+    if (!jsonEqual(next, previous) || (!stored && evaluated.length > 0)) {
       proposals.push({
         urn: entity.urn,
         aspect: 'testResults',

@@ -7,21 +7,27 @@ import type { StoredAspect } from './store.js';
  * Values are shared between callers: nothing may mutate them (the write path clones before patching).
  */
 export class LatestCache {
-  private readonly entries = new Map<string, StoredAspect | null>();
+  /** By URN, then aspect: no key string to build (and hash) per lookup. */
+  private readonly entities = new Map<string, Map<string, StoredAspect | null>>();
+  private size = 0;
 
   constructor(private readonly limit = 50_000) {}
 
   get(urn: string, aspect: string): StoredAspect | null | undefined {
-    return this.entries.get(`${urn}\u0000${aspect}`);
+    return this.entities.get(urn)?.get(aspect);
   }
 
   set(urn: string, aspect: string, stored: StoredAspect | null): void {
     // A full cache starts over: simpler than LRU, and refilling costs one read per aspect.
-    if (this.entries.size >= this.limit) this.entries.clear();
-    this.entries.set(`${urn}\u0000${aspect}`, stored);
+    if (this.size >= this.limit) this.clear();
+    let aspects = this.entities.get(urn);
+    if (!aspects) this.entities.set(urn, (aspects = new Map()));
+    if (!aspects.has(aspect)) this.size++;
+    aspects.set(aspect, stored);
   }
 
   clear(): void {
-    this.entries.clear();
+    this.entities.clear();
+    this.size = 0;
   }
 }

@@ -13,6 +13,18 @@ export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS 
   )`;
 
 /**
+ * The JSON text of values read or written lately. Each write stores its new value and, in the
+ * change log, the value it replaces: that one was serialised when it was written (or came from a
+ * row as text), so it is looked up instead of serialised again. Stored values are never mutated
+ * (the latest-value cache shares them), and entries go when their values are collected.
+ */
+const jsonText = new WeakMap<object, string>();
+
+export function rememberJsonText(value: unknown, text: string): void {
+  if (typeof value === 'object' && value !== null) jsonText.set(value, text);
+}
+
+/**
  * The statements that change the catalog. Latest values are updated in place in `aspects`; the
  * value they replace is appended to `aspect_history`, whose rowid key puts every new row on the
  * table's last page. (Keeping history rows beside the latest ones, as a first version did, made
@@ -21,8 +33,6 @@ export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS 
 export class SqliteWriter {
   private readonly stmt;
   private readonly group: Database.Transaction<(group: readonly CommitBatch[]) => void>;
-  /** JSON of the objects of the transaction being written: an event usually repeats its write's. */
-  private readonly json = new Map<unknown, string>();
 
   constructor(db: Database.Database) {
     this.stmt = {
@@ -63,13 +73,13 @@ export class SqliteWriter {
    */
   commit(group: readonly CommitBatch[]): Array<Error | undefined> {
     try {
-      this.run(group);
+      this.group.immediate(group);
       return group.map(() => undefined);
     } catch (error) {
       if (group.length === 1) return [asError(error)];
       return group.map((batch) => {
         try {
-          this.run([batch]);
+          this.group.immediate([batch]);
           return undefined;
         } catch (error) {
           return asError(error);
@@ -78,17 +88,11 @@ export class SqliteWriter {
     }
   }
 
-  private run(group: readonly CommitBatch[]): void {
-    try {
-      this.group.immediate(group);
-    } finally {
-      this.json.clear();
-    }
-  }
-
+  /** An event usually repeats its write's objects, and its previous value is an earlier write's. */
   private stringify(value: unknown): string {
-    let text = this.json.get(value);
-    if (text === undefined) this.json.set(value, (text = JSON.stringify(value)));
+    if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+    let text = jsonText.get(value);
+    if (text === undefined) jsonText.set(value, (text = JSON.stringify(value)));
     return text;
   }
 

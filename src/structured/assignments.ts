@@ -1,6 +1,6 @@
-import { isDeepStrictEqual } from 'node:util';
 import { ValidationError } from '../errors.js';
 import type { AspectPlugin, ProposedChange, ValidationContext } from '../ingest/plugins.js';
+import { jsonEqual } from '../json.js';
 import { entityTypeUrn, isSoftDeleted, type Assignment, type PropertyDefinition, type StructuredPropertiesAspect } from './model.js';
 import { formatValue, sameValue, typeProblem } from './values.js';
 
@@ -46,7 +46,7 @@ function assignments(aspect: unknown): Assignment[] {
 /** Entries of `list` whose values differ in `other` (or that `other` lacks). */
 function changedEntries(list: readonly Assignment[], other: readonly Assignment[]): Assignment[] {
   const byUrn = new Map(other.map((a) => [a.propertyUrn, a]));
-  return list.filter((a) => !isDeepStrictEqual(byUrn.get(a.propertyUrn)?.values, a.values));
+  return list.filter((a) => !jsonEqual(byUrn.get(a.propertyUrn)?.values, a.values));
 }
 
 /** Definitions and statuses of the properties, in one batched lookup each. */

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { jsonEqual } from '../src/json.js';
+
+describe('jsonEqual: equality of JSON values', () => {
+  it('ignores the order of object members but not of array items', () => {
+    assert.equal(jsonEqual({ a: 1, b: [1, { c: 'x', d: null }] }, { b: [1, { d: null, c: 'x' }], a: 1 }), true);
+    assert.equal(jsonEqual([1, 2], [2, 1]), false);
+  });
+
+  it('counts members set to undefined as absent, as JSON does', () => {
+    assert.equal(jsonEqual({ a: 1, b: undefined }, { a: 1 }), true);
+    assert.equal(jsonEqual({ a: 1 }, { a: 1, b: undefined }), true);
+    assert.equal(jsonEqual({ a: undefined }, { a: null }), false);
+  });
+
+  it('tells apart values of different kinds and shapes', () => {
+    const different: Array<[unknown, unknown]> = [
+      [{}, []],
+      [[], {}],
+      [null, {}],
+      [{}, null],
+      [1, '1'],
+      [true, 1],
+      [{ a: 1 }, { a: 1, b: 2 }],
+      [{ a: 1, b: 2 }, { a: 1 }],
+      [{ a: 1 }, { b: 1 }],
+      [[1, 2], [1, 2, 3]],
+      [{ a: { b: [1] } }, { a: { b: [2] } }],
+    ];
+    for (const [a, b] of different) assert.equal(jsonEqual(a, b), false, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    for (const same of [null, 0, 'x', true, [], {}, [[]], { a: [] }]) assert.equal(jsonEqual(same, structuredClone(same)), true);
+  });
+});
