@@ -1,6 +1,6 @@
 import type { AspectView, EntityView } from '../read/read.js';
 import type { JsonSchema, Registry } from '../registry/registry.js';
-import { isUrn } from '../urn/urn.js';
+import { isUrn, parseUrn } from '../urn/urn.js';
 import { isRecord } from '../json.js';
 
 /**
@@ -64,9 +64,12 @@ function isPropertyLookup(segments: readonly string[]): boolean {
   return segments[0] === 'structuredProperties' && segments.length > 1 && segments[1] !== 'properties';
 }
 
-/** Loads entities (all aspects, through the read path) for URN hops; batched and cached per evaluation. */
+/**
+ * Loads entities for URN hops, through the read path; batched and cached per evaluation. `aspects`
+ * names what the rest of the path reads (undefined: every aspect).
+ */
 export interface EntityLoader {
-  load(urns: readonly string[]): Promise<Map<string, EntityView>>;
+  load(urns: readonly string[], aspects?: ReadonlySet<string>): Promise<Map<string, EntityView>>;
 }
 
 /** The values a path yields on an entity: a flat list, empty when nothing is there. */
@@ -113,8 +116,8 @@ async function walk(registry: Registry, start: unknown[], fields: readonly strin
     if (values.length > 0 && values.every((v) => isUrn(v))) {
       // A hop: the rest of the path is read on the referenced entities.
       const urns = [...new Set(values as string[])];
-      const entities = await loader.load(urns);
       const rest = fields.slice(i).join('.');
+      const entities = await loader.load(urns, hopAspects(registry, urns, fields[i]));
       const found = await Promise.all(urns.map((u) => (entities.has(u) ? resolvePath(registry, entities.get(u)!, rest, loader) : [])));
       return found.flat();
     }
@@ -122,6 +125,22 @@ async function walk(registry: Registry, start: unknown[], fields: readonly strin
     values = values.flatMap((v) => (isRecord(v) && Object.hasOwn(v, field) ? flatten(v[field]) : []));
   }
   return values;
+}
+
+/**
+ * The aspect a hop's remaining path starts with, when every referenced entity type has it (a
+ * glossary term's `glossaryTermInfo`): only that one is loaded. Otherwise (`urn`, `__lastUpdated`,
+ * …) everything is.
+ */
+function hopAspects(registry: Registry, urns: readonly string[], first: string): Set<string> | undefined {
+  const names = new Set<string>();
+  for (const urn of urns) {
+    const spec = registry.entityType(parseUrn(urn).entityType);
+    const aspect = spec && registry.aspectOf(spec, first);
+    if (!aspect) return undefined;
+    names.add(aspect.name);
+  }
+  return names;
 }
 
 /** Each schema field with its source and editable descriptions. */

@@ -205,15 +205,26 @@ export class MetadataTests {
 
   /** Loads hop targets through the read path, once each per evaluation (URNs of unknown types find nothing). */
   private loader(known: readonly EntityView[] = []): EntityLoader {
-    const cache = new Map<string, EntityView | undefined>(known.map((e) => [e.urn, e]));
+    const evaluated = new Map(known.map((e) => [e.urn, e]));
+    // By the aspects loaded ('' for all of them), then URN.
+    const loaded = new Map<string, Map<string, EntityView | undefined>>();
     return {
-      load: async (urns) => {
-        const missing = urns.filter((u) => !cache.has(u));
+      load: async (urns, aspects) => {
+        const key = aspects ? [...aspects].join(',') : '';
+        let cache = loaded.get(key);
+        if (!cache) loaded.set(key, (cache = new Map()));
+        const missing = urns.filter((u) => !evaluated.has(u) && !cache.has(u));
         if (missing.length > 0) {
-          const loaded = await this.reader.getEntities(missing.filter((u) => isUrn(u) && this.registry.entityType(parseUrn(u).entityType) !== undefined));
-          for (const u of missing) cache.set(u, loaded.get(u));
+          const known = missing.filter((u) => isUrn(u) && this.registry.entityType(parseUrn(u).entityType) !== undefined);
+          const views = await this.reader.getEntities(known, aspects);
+          for (const u of missing) cache.set(u, views.get(u));
         }
-        return new Map(urns.filter((u) => cache.get(u)).map((u) => [u, cache.get(u)!]));
+        const found = new Map<string, EntityView>();
+        for (const u of urns) {
+          const view = evaluated.get(u) ?? cache.get(u);
+          if (view) found.set(u, view);
+        }
+        return found;
       },
     };
   }
