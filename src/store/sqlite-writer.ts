@@ -13,16 +13,13 @@ export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS 
   )`;
 
 /**
- * The JSON text of values read or written lately. Each write stores its new value and, in the
- * change log, the value it replaces: that one was serialised when it was written (or came from a
- * row as text), so it is looked up instead of serialised again. Stored values are never mutated
- * (the latest-value cache shares them), and entries go when their values are collected.
+ * The JSON text of values written lately. Each write stores its new value and, in the change log,
+ * the value it replaces, which was serialised when it was written: it is looked up instead of
+ * serialised again. Stored values are never mutated (the latest-value cache shares them), and
+ * entries go when their values are collected. (Values read from rows are not entered: on bulk
+ * reads the extra weak entries cost more than they saved.)
  */
 const jsonText = new WeakMap<object, string>();
-
-export function rememberJsonText(value: unknown, text: string): void {
-  if (typeof value === 'object' && value !== null) jsonText.set(value, text);
-}
 
 /**
  * The statements that change the catalog. Latest values are updated in place in `aspects`; the

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { LatestCache } from './latest-cache.js';
 import { Checkpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import { HISTORY_CHAIN, SqliteWriter, rememberJsonText } from './sqlite-writer.js';
+import { HISTORY_CHAIN, SqliteWriter } from './sqlite-writer.js';
 import {
   StaleWriteError,
   type CommitBatch,
@@ -276,13 +276,11 @@ export class SqliteStore implements Store {
 /** System metadata is parsed only when someone reads it: most reads answer the value alone. */
 function toStored(row: AspectRow): StoredAspect {
   let systemMetadata: SystemMetadata | undefined;
-  const value: unknown = JSON.parse(row.metadata);
-  rememberJsonText(value, row.metadata);
   return {
     urn: row.urn,
     aspect: row.aspect,
     version: row.version,
-    value,
+    value: JSON.parse(row.metadata),
     get systemMetadata(): SystemMetadata {
       return (systemMetadata ??= JSON.parse(row.system_metadata) as SystemMetadata);
     },
