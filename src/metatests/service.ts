@@ -1,6 +1,7 @@
 import { NotFoundError, PreconditionError, ValidationError } from '../errors.js';
 import type { Ingest } from '../ingest/ingest.js';
 import type { Proposal } from '../ingest/proposal.js';
+import { jsonEqual } from '../json.js';
 import type { EntityView, Reader } from '../read/read.js';
 import type { Registry } from '../registry/registry.js';
 import { isUrn, parseUrn } from '../urn/urn.js';
@@ -9,7 +10,6 @@ import type { LoadedTest, TestCatalog } from './catalog.js';
 import { DefinitionError, parseDefinition } from './definition.js';
 import { Evaluator, type FailedCondition, type Verdict } from './engine.js';
 import type { EntityLoader } from './paths.js';
-import { jsonEqual } from '../json.js';
 
 /** One test's result on one entity, as DataHub's TestResult. */
 export interface TestResult {
@@ -204,7 +204,10 @@ export class MetadataTests {
     );
   }
 
-  /** Loads hop targets through the read path, once each per evaluation (URNs of unknown types find nothing). */
+  /**
+   * Loads hop targets through the read path, once per URN and aspect set per evaluation; the
+   * evaluated entities themselves are not loaded again (URNs of unknown types find nothing).
+   */
   private loader(known: readonly EntityView[] = []): EntityLoader {
     const evaluated = new Map(known.map((e) => [e.urn, e]));
     // By the aspects loaded ('' for all of them), then URN.
