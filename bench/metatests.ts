@@ -19,10 +19,13 @@
  *   --quick          1 s per run, 1 round, 1,000 entities: a smoke check
  *   --profile <dir>  run the part-1 urnbase server under node --cpu-prof, profiles to <dir>
  *   --profile-runs <dir>  CPU-profile each part-2 run (not the load), one .cpuprofile per run
+ *   --catalog-cache <dir> keep the loaded part-2 catalog in <dir> and start later runs from a copy
+ *                    of it (skipping the load); the load figure is then the one measured when
+ *                    the cache was made
  *   --no-auth        run the part-1 urnbase server with --auth false (by default auth is on and
  *                    every request sends the admin token; part 2 is in-process, without auth)
  */
-import { writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +52,12 @@ const { values: flags } = parseArgs({
   options: { ...HARNESS_OPTIONS, ...suiteOptions() },
 });
 function suiteOptions() {
-  return { entities: { type: 'string' }, only: { type: 'string' }, 'profile-runs': { type: 'string' } } as const;
+  return {
+    entities: { type: 'string' },
+    only: { type: 'string' },
+    'profile-runs': { type: 'string' },
+    'catalog-cache': { type: 'string' },
+  } as const;
 }
 const ENTITIES = flags.entities !== undefined ? Number(flags.entities) : flags.quick ? 1000 : 100_000;
 if (!Number.isInteger(ENTITIES) || ENTITIES < 1) throw new Error(`--entities expects a positive integer, got ${JSON.stringify(flags.entities)}`);
@@ -342,6 +350,54 @@ async function evaluatePart(): Promise<boolean> {
 
 const secondsSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
 
+const CACHE_MARKER = 'bench-catalog.json';
+const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,catalog.table_${String(i).padStart(7, '0')},PROD)`;
+
+/** The load line of a cached catalog of ENTITIES datasets, or undefined when there is none. */
+async function readCache(dir: string): Promise<string | undefined> {
+  try {
+    const marker = JSON.parse(await readFile(path.join(dir, CACHE_MARKER), 'utf8')) as { entities: number; load: string };
+    return marker.entities === ENTITIES ? marker.load : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function openCatalog(dataDir: string) {
+  const { app, services } = await buildApp({ dataDir, logLevel: 'silent', bodyLimit: 16 * 1024 * 1024, testsInterval: 0, testsOnChange: false });
+  const call: Call = async (method, url, body) => {
+    const res = await app.inject({ method, url, ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: HTTP ${res.statusCode} ${res.body.slice(0, 300)}`);
+    return res.json() as unknown;
+  };
+  return { app, services, call };
+}
+
+/** Seeds the references and tests, then loads the datasets; returns the load line. */
+async function loadCatalog(call: Call): Promise<string> {
+  await seedCatalog(call);
+  // Bodies are built outside the timer; the time is the server's (parse, validate, store).
+  let loadSeconds = 0;
+  let aspectsLoaded = 0;
+  for (let start = 0; start < ENTITIES; start += LOAD_BATCH) {
+    const batch = [];
+    for (let i = start; i < Math.min(ENTITIES, start + LOAD_BATCH); i++) {
+      const urn = urnOf(i);
+      const aspects = datasetAspects(i, datasetName(urn));
+      aspectsLoaded += Object.keys(aspects).length;
+      batch.push({ urn, aspects });
+    }
+    const body = JSON.stringify(batch);
+    const t0 = process.hrtime.bigint();
+    await call('POST', `${V2}/dataset?async=false`, body);
+    loadSeconds += secondsSince(t0);
+  }
+  return (
+    `load: ${fmt(ENTITIES)} datasets (${fmt(aspectsLoaded)} aspects) in batches of ${fmt(LOAD_BATCH)}: ` +
+    `${fmt(loadSeconds, 1)} s, ${fmt(ENTITIES / loadSeconds)} entities/s, ${fmt(aspectsLoaded / loadSeconds)} aspects/s`
+  );
+}
+
 async function catalogPart(): Promise<void> {
   console.log(`urnbase metadata-test benchmark, part 2: catalog-wide run over ${fmt(ENTITIES)} datasets, in-process`);
   console.log(
@@ -349,42 +405,22 @@ async function catalogPart(): Promise<void> {
       `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${TESTS.length} active tests, background evaluation off\n`,
   );
   const dataDir = await makeTempDir('urnbase-metatests-');
-  const { app, services } = await buildApp({
-    dataDir,
-    logLevel: 'silent',
-    bodyLimit: 16 * 1024 * 1024,
-    testsInterval: 0,
-    testsOnChange: false,
-  });
+  const cache = flags['catalog-cache'] === undefined ? undefined : path.resolve(flags['catalog-cache']);
+  const cachedLoad = cache ? await readCache(cache) : undefined;
+  if (cache && cachedLoad) {
+    await copyFile(path.join(cache, 'urnbase.db'), path.join(dataDir, 'urnbase.db'));
+    console.log(`${cachedLoad}  [measured when the cache ${cache} was made]`);
+  } else if (cache) {
+    const loaded = await openCatalog(cache);
+    const line = await loadCatalog(loaded.call);
+    await loaded.app.close();
+    await writeFile(path.join(cache, CACHE_MARKER), JSON.stringify({ entities: ENTITIES, load: line }));
+    await copyFile(path.join(cache, 'urnbase.db'), path.join(dataDir, 'urnbase.db'));
+    console.log(line);
+  }
+  const { app, services, call } = await openCatalog(dataDir);
   try {
-    const call: Call = async (method, url, body) => {
-      const res = await app.inject({ method, url, ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
-      if (res.statusCode >= 300) throw new Error(`${method} ${url}: HTTP ${res.statusCode} ${res.body.slice(0, 300)}`);
-      return res.json() as unknown;
-    };
-    await seedCatalog(call);
-
-    // Load: bodies are built outside the timer; the time is the server's (parse, validate, store).
-    const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,catalog.table_${String(i).padStart(7, '0')},PROD)`;
-    let loadSeconds = 0;
-    let aspectsLoaded = 0;
-    for (let start = 0; start < ENTITIES; start += LOAD_BATCH) {
-      const batch = [];
-      for (let i = start; i < Math.min(ENTITIES, start + LOAD_BATCH); i++) {
-        const urn = urnOf(i);
-        const aspects = datasetAspects(i, datasetName(urn));
-        aspectsLoaded += Object.keys(aspects).length;
-        batch.push({ urn, aspects });
-      }
-      const body = JSON.stringify(batch);
-      const t0 = process.hrtime.bigint();
-      await call('POST', `${V2}/dataset?async=false`, body);
-      loadSeconds += secondsSince(t0);
-    }
-    console.log(
-      `load: ${fmt(ENTITIES)} datasets (${fmt(aspectsLoaded)} aspects) in batches of ${fmt(LOAD_BATCH)}: ` +
-        `${fmt(loadSeconds, 1)} s, ${fmt(ENTITIES / loadSeconds)} entities/s, ${fmt(aspectsLoaded / loadSeconds)} aspects/s`,
-    );
+    if (!cache) console.log(await loadCatalog(call));
     await checkMix(call, Array.from({ length: Math.min(ENTITIES, 120) }, (_, i) => urnOf(i)));
 
     const runs: Array<{ label: string; push: boolean; target: boolean }> = [

@@ -2,7 +2,7 @@ import type { Registry } from '../registry/registry.js';
 
 import { ACTION_ASPECT, ACTION_TYPES, actionProblem, type ActionType } from './action-types.js';
 import { operatorNamed, type Operator } from './operators.js';
-import { pathProblem } from './paths.js';
+import { compilePath, pathProblem, type PropertyPath } from './paths.js';
 import { isRecord } from '../json.js';
 
 /**
@@ -15,7 +15,7 @@ import { isRecord } from '../json.js';
 export type Predicate =
   | { kind: 'and' | 'or'; children: Predicate[]; negate: boolean }
   | { kind: 'not'; child: Predicate }
-  | { kind: 'leaf'; property: string; operator: Operator; values: string[]; negate: boolean; at: string };
+  | { kind: 'leaf'; property: string; path: PropertyPath; operator: Operator; values: string[]; negate: boolean; at: string };
 
 export interface TestAction {
   type: ActionType;
@@ -150,7 +150,7 @@ class PredicateParser {
     }
     const problem = pathProblem(this.registry, this.types, property);
     if (problem) throw new DefinitionError(`${at}.${propertyKey}: ${problem}`);
-    return { kind: 'leaf', property, operator, values, negate, at };
+    return { kind: 'leaf', property, path: compilePath(property), operator, values, negate, at };
   }
 
   /** `value`, `values`, any other extra key, or legacy `params`; scalars become text. */

@@ -64,20 +64,51 @@ function isPropertyLookup(segments: readonly string[]): boolean {
   return segments[0] === 'structuredProperties' && segments.length > 1 && segments[1] !== 'properties';
 }
 
+/** A property path, compiled once: what it reads and, for aspect paths, the fields it walks. */
+export type PropertyPath =
+  | { kind: 'urn' | 'entityType' | '__firstSynchronized' | '__lastSynchronized' | '__lastUpdated' | 'schemaFields' | 'schemaFields.length' }
+  | { kind: 'structuredProperty'; propertyUrn: string }
+  | {
+      kind: 'aspect';
+      /** The first segment: an aspect name as written (canonical or lower-case). */
+      aspect: string;
+      fields: readonly string[];
+      /** The rest of the path from field i on, compiled when a hop first needs it. */
+      rest: Array<PropertyPath | undefined>;
+    };
+
+const SPECIAL = new Set(['urn', 'entityType', '__firstSynchronized', '__lastSynchronized', '__lastUpdated', 'schemaFields', 'schemaFields.length']);
+
+/** Compiles a path (checked by pathProblem first). */
+export function compilePath(path: string): PropertyPath {
+  if (SPECIAL.has(path)) return { kind: path } as PropertyPath;
+  const segments = path.split('.');
+  if (isPropertyLookup(segments)) {
+    const id = segments.slice(1).join('.');
+    return { kind: 'structuredProperty', propertyUrn: id.startsWith(PROPERTY_PREFIX) ? id : `${PROPERTY_PREFIX}${id}` };
+  }
+  const [aspect, ...fields] = segments;
+  return { kind: 'aspect', aspect, fields, rest: [] };
+}
+
+/** Marks a hop target that is not loaded yet (see HopTargets). */
+export const NOT_LOADED = Symbol('not loaded');
+
 /**
- * Loads entities for URN hops, through the read path; batched and cached per evaluation. `aspects`
- * names what the rest of the path reads (undefined: every aspect).
+ * The entities URN hops land on, looked up synchronously during evaluation. A target that is not
+ * loaded yet answers NOT_LOADED and is noted (misses counts them): the caller loads what was
+ * noted and evaluates again.
  */
-export interface EntityLoader {
-  load(urns: readonly string[], aspects?: ReadonlySet<string>): Promise<Map<string, EntityView>>;
+export interface HopTargets {
+  readonly misses: number;
+  /** The entity with (at least) the named aspects, all when undefined; undefined when it does not exist. */
+  get(urn: string, aspects: ReadonlySet<string> | undefined): EntityView | undefined | typeof NOT_LOADED;
 }
 
 /** The values a path yields on an entity: a flat list, empty when nothing is there. */
-export async function resolvePath(registry: Registry, entity: EntityView, path: string, loader: EntityLoader): Promise<unknown[]> {
-  const segments = path.split('.');
-  const [first, ...rest] = segments;
+export function resolvePath(registry: Registry, entity: EntityView, path: PropertyPath, hops: HopTargets): unknown[] {
   const aspects = entity.aspects;
-  switch (path) {
+  switch (path.kind) {
     case 'urn':
       return [entity.urn];
     case 'entityType':
@@ -95,37 +126,47 @@ export async function resolvePath(registry: Registry, entity: EntityView, path: 
       return schemaFields(aspects);
     case 'schemaFields.length':
       return aspects.has('schemaMetadata') ? [schemaFields(aspects).length] : [];
+    case 'structuredProperty': {
+      const entries = (aspects.get('structuredProperties')?.value as { properties?: Array<{ propertyUrn: string; values: unknown[] }> })?.properties;
+      const values = entries?.find((e) => e.propertyUrn === path.propertyUrn)?.values ?? [];
+      return values.map((v) => (v as { string?: string; double?: number }).string ?? (v as { double?: number }).double);
+    }
+    case 'aspect': {
+      const spec = registry.entityType(entity.entityType);
+      const aspect = spec && registry.aspectOf(spec, path.aspect);
+      const value = aspect && aspects.get(aspect.name)?.value;
+      return value === undefined ? [] : walk(registry, value, path, hops);
+    }
   }
-  if (isPropertyLookup(segments)) {
-    const id = segments.slice(1).join('.');
-    const propertyUrn = id.startsWith(PROPERTY_PREFIX) ? id : `${PROPERTY_PREFIX}${id}`;
-    const entries = (aspects.get('structuredProperties')?.value as { properties?: Array<{ propertyUrn: string; values: unknown[] }> })?.properties;
-    const values = entries?.find((e) => e.propertyUrn === propertyUrn)?.values ?? [];
-    return values.map((v) => (v as { string?: string; double?: number }).string ?? (v as { double?: number }).double);
-  }
-  const spec = registry.entityType(entity.entityType);
-  const aspect = spec && registry.aspectOf(spec, first);
-  const value = aspect && aspects.get(aspect.name)?.value;
-  if (value === undefined) return [];
-  return walk(registry, [value], rest, loader);
 }
 
-async function walk(registry: Registry, start: unknown[], fields: readonly string[], loader: EntityLoader): Promise<unknown[]> {
-  let values = start.flatMap(flatten);
+function walk(registry: Registry, start: unknown, path: Extract<PropertyPath, { kind: 'aspect' }>, hops: HopTargets): unknown[] {
+  const { fields } = path;
+  let values: unknown[] = [];
+  pushFlat(values, start);
   for (let i = 0; i < fields.length; i++) {
-    if (values.length > 0 && values.every((v) => isUrn(v))) {
+    if (values.length > 0 && values.every(refersToEntity)) {
       // A hop: the rest of the path is read on the referenced entities.
       const urns = [...new Set(values as string[])];
-      const rest = fields.slice(i).join('.');
-      const entities = await loader.load(urns, hopAspects(registry, urns, fields[i]));
-      const found = await Promise.all(urns.map((u) => (entities.has(u) ? resolvePath(registry, entities.get(u)!, rest, loader) : [])));
-      return found.flat();
+      const rest = (path.rest[i] ??= compilePath(fields.slice(i).join('.')));
+      const aspects = hopAspects(registry, urns, fields[i]);
+      const found: unknown[] = [];
+      for (const urn of urns) {
+        const target = hops.get(urn, aspects);
+        if (target !== NOT_LOADED && target !== undefined) found.push(...resolvePath(registry, target, rest, hops));
+      }
+      return found;
     }
     const field = fields[i];
-    values = values.flatMap((v) => (isRecord(v) && Object.hasOwn(v, field) ? flatten(v[field]) : []));
+    const next: unknown[] = [];
+    for (const value of values) if (isRecord(value) && Object.hasOwn(value, field)) pushFlat(next, value[field]);
+    values = next;
   }
   return values;
 }
+
+/** Only strings that look like URNs are parsed: a failed parse costs an exception. */
+const refersToEntity = (value: unknown): boolean => typeof value === 'string' && value.startsWith('urn:li:') && isUrn(value);
 
 /**
  * The aspect a hop's remaining path starts with, when every referenced entity type has it (a
@@ -161,6 +202,8 @@ function latest(aspects: ReadonlyMap<string, AspectView>, time: (a: AspectView) 
   return times.length === 0 ? [] : [Math.max(...times)];
 }
 
-function flatten(value: unknown): unknown[] {
-  return Array.isArray(value) ? value.flatMap(flatten) : value === undefined ? [] : [value];
+/** Appends a value, or the leaves of nested arrays; undefined adds nothing. */
+function pushFlat(out: unknown[], value: unknown): void {
+  if (Array.isArray(value)) for (const item of value) pushFlat(out, item);
+  else if (value !== undefined) out.push(value);
 }

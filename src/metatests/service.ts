@@ -4,12 +4,12 @@ import type { Proposal } from '../ingest/proposal.js';
 import { jsonEqual } from '../json.js';
 import type { EntityView, Reader } from '../read/read.js';
 import type { Registry } from '../registry/registry.js';
-import { isUrn, parseUrn } from '../urn/urn.js';
+import { parseUrn } from '../urn/urn.js';
 import { actionProposals } from './actions.js';
 import type { LoadedTest, TestCatalog } from './catalog.js';
-import { DefinitionError, parseDefinition } from './definition.js';
+import { DefinitionError, parseDefinition, type TestDefinition } from './definition.js';
 import { Evaluator, type FailedCondition, type Verdict } from './engine.js';
-import type { EntityLoader } from './paths.js';
+import { LoadedHops } from './hops.js';
 
 /** One test's result on one entity, as DataHub's TestResult. */
 export interface TestResult {
@@ -59,18 +59,7 @@ export class MetadataTests {
   /** Evaluates the entities (404 for an unknown one); with push, writes results and actions in one transaction. */
   async evaluate(urns: readonly string[], options: EvaluateOptions): Promise<Map<string, TestResults>> {
     const tests = await this.testsFor(options.tests);
-    const aspects = aspectsRead(tests, options.push);
-    for (let attempt = 1; ; attempt++) {
-      const entities = await this.reader.getEntities(urns, aspects);
-      const missing = urns.find((u) => !entities.has(u));
-      if (missing && !options.skipMissing) throw new NotFoundError(`Entity ${missing} not found`);
-      try {
-        return await this.evaluateEntities([...entities.values()], tests, options);
-      } catch (error) {
-        // Results are written with If-Version-Match: a concurrent push means evaluate again.
-        if (!(error instanceof PreconditionError) || attempt >= PUSH_ATTEMPTS) throw error;
-      }
-    }
+    return this.evaluateRead(urns, undefined, tests, options, true);
   }
 
   /** Tries an unsaved definition on one entity. */
@@ -84,19 +73,21 @@ export class MetadataTests {
     }
     const entity = (await this.reader.getEntities([urn], parsed.aspects)).get(urn);
     if (!entity) throw new NotFoundError(`Entity ${urn} not found`);
-    return this.evaluator.evaluate(parsed, entity, this.loader());
+    const [[verdict]] = await this.verdicts([entity], [parsed], new LoadedHops(this.reader, this.registry, [entity], parsed.aspects), true);
+    return verdict;
   }
 
-  /** Evaluates tests over every entity in their scope, a page at a time. */
+  /** Evaluates tests over every entity in their scope, a page at a time; failures are not explained. */
   async run(options: EvaluateOptions & { pageSize?: number; onPage?: (done: number) => void }): Promise<RunSummary> {
     const tests = await this.testsFor(options.tests);
     const summary = new Map(tests.map((t) => [t.urn, { urn: t.urn, name: t.info.name, selected: 0, passing: 0, failing: 0 }]));
+    const aspects = aspectsRead(tests, options.push);
     let done = 0;
     for (const type of new Set(tests.flatMap((t) => t.definition.types))) {
       const spec = this.registry.entityType(type)!;
       // Pages of 100: a page's parsed aspects then die young; 500 spent about a quarter of the run in GC.
-      for await (const page of this.reader.urnsOf(spec, options.pageSize ?? 100)) {
-        const results = await this.evaluate(page, { ...options, skipMissing: true });
+      for await (const page of this.reader.entitiesOf(spec, options.pageSize ?? 100, aspects)) {
+        const results = await this.evaluateRead(page.map((e) => e.urn), page, tests, { ...options, skipMissing: true }, false);
         for (const entityResults of results.values()) {
           for (const side of ['passing', 'failing'] as const) {
             for (const r of entityResults[side]) {
@@ -113,6 +104,34 @@ export class MetadataTests {
     return { entities: done, tests: [...summary.values()] };
   }
 
+  /**
+   * Evaluates entities already read (`read`, if given) or read now; a push that lost a race with
+   * another push (If-Version-Match on testResults) reads them again and evaluates again.
+   */
+  private async evaluateRead(
+    urns: readonly string[],
+    read: readonly EntityView[] | undefined,
+    tests: readonly LoadedTest[],
+    options: EvaluateOptions,
+    explain: boolean,
+  ): Promise<Map<string, TestResults>> {
+    const aspects = aspectsRead(tests, options.push);
+    for (let attempt = 1; ; attempt++) {
+      let entities = attempt === 1 ? read : undefined;
+      if (!entities) {
+        const found = await this.reader.getEntities(urns, aspects);
+        const missing = urns.find((u) => !found.has(u));
+        if (missing && !options.skipMissing) throw new NotFoundError(`Entity ${missing} not found`);
+        entities = [...found.values()];
+      }
+      try {
+        return await this.evaluateEntities(entities, aspects, tests, options, explain);
+      } catch (error) {
+        if (!(error instanceof PreconditionError) || attempt >= PUSH_ATTEMPTS) throw error;
+      }
+    }
+  }
+
   /** Named tests (400 for an unknown one), or the active, scheduled ones. */
   private async testsFor(named?: readonly string[]): Promise<LoadedTest[]> {
     const all = await this.catalog.all();
@@ -125,16 +144,23 @@ export class MetadataTests {
     });
   }
 
-  private async evaluateEntities(entities: readonly EntityView[], tests: readonly LoadedTest[], options: EvaluateOptions): Promise<Map<string, TestResults>> {
-    const loader = this.loader(entities);
+  private async evaluateEntities(
+    entities: readonly EntityView[],
+    aspects: ReadonlySet<string> | undefined,
+    tests: readonly LoadedTest[],
+    options: EvaluateOptions,
+    explain: boolean,
+  ): Promise<Map<string, TestResults>> {
+    const hops = new LoadedHops(this.reader, this.registry, entities, aspects);
+    const verdicts = await this.verdicts(entities, tests.map((t) => t.definition), hops, explain);
     const time = Date.now();
     const results = new Map<string, TestResults>();
     const proposals: Proposal[] = [];
-    for (const entity of entities) {
+    for (const [e, entity] of entities.entries()) {
       const outcome: TestResults = { passing: [], failing: [] };
       const evaluated: Array<{ test: LoadedTest; passed: boolean }> = [];
-      for (const test of tests) {
-        const { verdict, explanation } = await this.evaluator.evaluate(test.definition, entity, loader);
+      for (const [t, test] of tests.entries()) {
+        const { verdict, explanation } = verdicts[e][t];
         if (verdict === 'NOT_SELECTED') continue;
         const result: TestResult = {
           test: test.urn,
@@ -151,6 +177,34 @@ export class MetadataTests {
     }
     if (proposals.length > 0) await this.ingest.ingest(proposals, { actor: options.actor, source: TEST_SOURCE });
     return results;
+  }
+
+  /**
+   * Every entity's verdict on every definition. Evaluation is synchronous; the pairs that met a
+   * hop target not loaded yet are evaluated again once the targets they noted are loaded.
+   */
+  private async verdicts(entities: readonly EntityView[], definitions: readonly TestDefinition[], hops: LoadedHops, explain: boolean): Promise<Verdict[][]> {
+    const verdicts = entities.map(() => new Array<Verdict>(definitions.length));
+    let retry: Array<[number, number]> = [];
+    for (let e = 0; e < entities.length; e++) {
+      for (let t = 0; t < definitions.length; t++) {
+        const verdict = this.evaluator.evaluate(definitions[t], entities[e], hops, explain);
+        if (verdict) verdicts[e][t] = verdict;
+        else retry.push([e, t]);
+      }
+    }
+    // Each round loads one more level of hops, so this ends within the longest path's length.
+    while (retry.length > 0) {
+      await hops.fetch();
+      const pending = retry;
+      retry = [];
+      for (const [e, t] of pending) {
+        const verdict = this.evaluator.evaluate(definitions[t], entities[e], hops, explain);
+        if (verdict) verdicts[e][t] = verdict;
+        else retry.push([e, t]);
+      }
+    }
+    return verdicts;
   }
 
   /** The entity's new testResults (if it changes) and the actions of the tests it passed or failed. */
@@ -204,34 +258,6 @@ export class MetadataTests {
     );
   }
 
-  /**
-   * Loads hop targets through the read path, once per URN and aspect set per evaluation; the
-   * evaluated entities themselves are not loaded again (URNs of unknown types find nothing).
-   */
-  private loader(known: readonly EntityView[] = []): EntityLoader {
-    const evaluated = new Map(known.map((e) => [e.urn, e]));
-    // By the aspects loaded ('' for all of them), then URN.
-    const loaded = new Map<string, Map<string, EntityView | undefined>>();
-    return {
-      load: async (urns, aspects) => {
-        const key = aspects ? [...aspects].join(',') : '';
-        let cache = loaded.get(key);
-        if (!cache) loaded.set(key, (cache = new Map()));
-        const missing = urns.filter((u) => !evaluated.has(u) && !cache.has(u));
-        if (missing.length > 0) {
-          const known = missing.filter((u) => isUrn(u) && this.registry.entityType(parseUrn(u).entityType) !== undefined);
-          const views = await this.reader.getEntities(known, aspects);
-          for (const u of missing) cache.set(u, views.get(u));
-        }
-        const found = new Map<string, EntityView>();
-        for (const u of urns) {
-          const view = evaluated.get(u) ?? cache.get(u);
-          if (view) found.set(u, view);
-        }
-        return found;
-      },
-    };
-  }
 }
 
 /** The union of what the tests read (undefined: everything), plus testResults when results are pushed. */

@@ -5,7 +5,7 @@ import type { Store, StoredAspect, SystemMetadata } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
 
 export interface AspectView {
-  value: unknown;
+  readonly value: unknown;
   readonly systemMetadata: SystemMetadata;
 }
 
@@ -86,6 +86,21 @@ export class Reader {
     }
   }
 
+  /**
+   * Every entity of one type in URN order, a page at a time, with its latest aspects: all of them,
+   * or the named ones (and the key).
+   */
+  async *entitiesOf(entity: EntitySpec, pageSize: number, aspectNames?: ReadonlySet<string>): AsyncIterable<EntityView[]> {
+    const names = aspectNames && [...new Set([...aspectNames, entity.keyAspect.name])];
+    let after: string | undefined;
+    for (;;) {
+      const { urns, rows } = await this.store.scanEntities(entity.name, after, pageSize, names);
+      if (urns.length > 0) yield this.views(urns.map((text) => ({ urn: parseUrn(text), entity })), rows, true);
+      if (urns.length < pageSize) return;
+      after = urns[urns.length - 1];
+    }
+  }
+
   /** URNs of one entity type in URN order, a page at a time. */
   async *urnsOf(entity: EntitySpec, pageSize = 1000): AsyncIterable<string[]> {
     let after: string | undefined;
@@ -160,8 +175,9 @@ export class Reader {
     const aspects = new Map<string, AspectView>();
     for (const row of rows) {
       const value = await this.show(urn, row.aspect, row.value);
+      if (value === row.value) aspects.set(row.aspect, row);
       // A getter keeps the store's lazy parsing of system metadata.
-      if (value !== undefined) aspects.set(row.aspect, { value, get systemMetadata() { return row.systemMetadata; } });
+      else if (value !== undefined) aspects.set(row.aspect, { value, get systemMetadata() { return row.systemMetadata; } });
     }
     return aspects;
   }

@@ -72,6 +72,12 @@ export interface ChangeEvent {
   systemMetadata: SystemMetadata | null;
 }
 
+export interface EntityRows {
+  /** The entities' URNs, in order (entities without any of the named aspects included). */
+  urns: string[];
+  rows: StoredAspect[];
+}
+
 export interface CommitBatch {
   writes: AspectWrite[];
   events: ChangeEvent[];
@@ -121,6 +127,11 @@ export interface Store extends TokenStore {
   scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]>;
   /** URNs of one entity type in URN order, strictly after `after`. */
   listUrns(entityType: string, after: string | undefined, limit: number): Promise<string[]>;
+  /**
+   * The next `limit` entities of one type in URN order, strictly after `after`, with their latest
+   * values of the named aspects (all when omitted): a page of a catalog-wide pass.
+   */
+  scanEntities(entityType: string, after: string | undefined, limit: number, aspects?: readonly string[]): Promise<EntityRows>;
   /** Applies the whole batch in one transaction, or nothing (StaleWriteError on a lost race). */
   commit(batch: CommitBatch): Promise<void>;
   close(): Promise<void>;
