@@ -19,6 +19,8 @@
  *   --quick          1 s per run, 1 round, 1,000 entities: a smoke check
  *   --profile <dir>  run the part-1 urnbase server under node --cpu-prof, profiles to <dir>
  *   --profile-runs <dir>  CPU-profile each part-2 run (not the load), one .cpuprofile per run
+ *   --workers <n>    worker threads of the part-2 runs (default: as urnbase serve, one per core up
+ *                    to 4; 0 runs them on the main thread)
  *   --catalog-cache <dir> keep the loaded part-2 catalog in <dir> and start later runs from a copy
  *                    of it (skipping the load); the load figure is then the one measured when
  *                    the cache was made
@@ -31,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
+import { defaultWorkers } from '../src/config.js';
 import {
   BARE_POST,
   DATASETS,
@@ -57,11 +60,14 @@ function suiteOptions() {
     only: { type: 'string' },
     'profile-runs': { type: 'string' },
     'catalog-cache': { type: 'string' },
+    workers: { type: 'string' },
   } as const;
 }
 const ENTITIES = flags.entities !== undefined ? Number(flags.entities) : flags.quick ? 1000 : 100_000;
 if (!Number.isInteger(ENTITIES) || ENTITIES < 1) throw new Error(`--entities expects a positive integer, got ${JSON.stringify(flags.entities)}`);
 if (flags.only !== undefined && !['evaluate', 'catalog'].includes(flags.only)) throw new Error('--only expects evaluate or catalog');
+const WORKERS = flags.workers !== undefined ? Number(flags.workers) : defaultWorkers();
+if (!Number.isInteger(WORKERS) || WORKERS < 0) throw new Error(`--workers expects a number from 0, got ${JSON.stringify(flags.workers)}`);
 
 const LOAD_BATCH = 1000;
 const RUN_TARGET = 5000; // entities/s
@@ -364,7 +370,14 @@ async function readCache(dir: string): Promise<string | undefined> {
 }
 
 async function openCatalog(dataDir: string) {
-  const { app, services } = await buildApp({ dataDir, logLevel: 'silent', bodyLimit: 16 * 1024 * 1024, testsInterval: 0, testsOnChange: false });
+  const { app, services } = await buildApp({
+    dataDir,
+    logLevel: 'silent',
+    bodyLimit: 16 * 1024 * 1024,
+    testsInterval: 0,
+    testsOnChange: false,
+    testsWorkers: WORKERS,
+  });
   const call: Call = async (method, url, body) => {
     const res = await app.inject({ method, url, ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: HTTP ${res.statusCode} ${res.body.slice(0, 300)}`);
@@ -402,7 +415,8 @@ async function catalogPart(): Promise<void> {
   console.log(`urnbase metadata-test benchmark, part 2: catalog-wide run over ${fmt(ENTITIES)} datasets, in-process`);
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ` +
-      `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${TESTS.length} active tests, background evaluation off\n`,
+      `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${TESTS.length} active tests, background evaluation off, ` +
+      `${WORKERS === 0 ? 'runs on the main thread' : `runs on ${WORKERS} worker thread(s)`}\n`,
   );
   const dataDir = await makeTempDir('urnbase-metatests-');
   const cache = flags['catalog-cache'] === undefined ? undefined : path.resolve(flags['catalog-cache']);
@@ -438,8 +452,11 @@ async function catalogPart(): Promise<void> {
       }
       let profiled: string | undefined;
       const t0 = process.hrtime.bigint();
+      const cpu0 = process.cpuUsage();
       const summary = await services.tests.run({ push: run.push, actor: SYSTEM_ACTOR });
       const seconds = secondsSince(t0);
+      const cpu = process.cpuUsage(cpu0);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       if (profiler) {
         const { profile } = await profiler.post('Profiler.stop');
         const file = path.resolve(flags['profile-runs']!, `run-${n + 1}-push-${run.push}.cpuprofile`);
@@ -449,7 +466,7 @@ async function catalogPart(): Promise<void> {
       if (summary.entities !== ENTITIES) throw new Error(`${run.label} evaluated ${summary.entities} entities, expected ${ENTITIES}`);
       const rate = ENTITIES / seconds;
       const verdict = run.target ? `  target ≥ ${fmt(RUN_TARGET)}/s  ${rate >= RUN_TARGET ? 'PASS' : 'FAIL'}` : '';
-      console.log(`${run.label}: ${fmt(seconds, 1)} s, ${fmt(rate)} entities/s${verdict}`);
+      console.log(`${run.label}: ${fmt(seconds, 1)} s, ${fmt(rate)} entities/s${verdict}  (CPU ${fmt(cpuSeconds, 1)} s: ${fmt(cpuSeconds / seconds, 2)} cores busy)`);
       lines.push(`${run.label.padEnd(52)} ${fmt(rate).padStart(7)} entities/s${verdict}`);
       if (profiled) console.log(`  CPU profile of this run: ${profiled}`);
       if (run === runs[0]) {

@@ -11,21 +11,17 @@ import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
+import { buildCore, type CoreOptions } from './core.js';
 import { bootstrap } from './ingest/bootstrap.js';
-import { Ingest } from './ingest/ingest.js';
-import { TestCatalog } from './metatests/catalog.js';
 import { TestScheduler } from './metatests/scheduler.js';
-import { MetadataTests } from './metatests/service.js';
-import { testInfoRules } from './metatests/test-info.js';
-import { Reader } from './read/read.js';
 import { Registry } from './registry/registry.js';
 import type { Services } from './services.js';
-import { structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
 import { SqliteStore } from './store/sqlite.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'auth' | 'adminToken'>> & {
+  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken'>> &
+  Pick<CoreOptions, 'testsWorkersFrom'> & {
     /** Use this store instead of opening SQLite in dataDir. */
     store?: Store;
     /** Failed authentications per address per minute before 429 (default 20). */
@@ -36,14 +32,7 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const registry = Registry.load();
   const store = options.store ?? new SqliteStore(options.dataDir);
-  const reader = new Reader(store, registry, structuredPropertyReadFilters(store));
-  const plugins = structuredPropertyPlugins();
-  plugins.set('testInfo', [testInfoRules(registry)]);
-  const ingest = new Ingest(store, registry, plugins);
-  const catalog = new TestCatalog(registry, reader);
-  // Parsed test definitions stay cached until a testInfo changes.
-  ingest.onCommit((events) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate());
-  const tests = new MetadataTests(registry, reader, ingest, catalog);
+  const { reader, ingest, tests } = buildCore(store, registry, options);
   const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 
 /** The one typed, validated configuration object, from flags and environment variables. */
@@ -12,6 +13,8 @@ export interface Config {
   testsInterval: number;
   /** Re-evaluate an entity's metadata tests shortly after it changes. */
   testsOnChange: boolean;
+  /** Worker threads for catalog-wide metadata-test runs; 0 runs them on the main thread. */
+  testsWorkers: number;
   /** Require a bearer token on every route but health, config and the API document. */
   auth: boolean;
   /** URNBASE_ADMIN_TOKEN: a secret valid as an admin token (environment only, never a flag). */
@@ -31,6 +34,7 @@ const OPTIONS = {
   'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize },
   'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration },
   'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean },
+  'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers },
   auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean },
 } as const;
 
@@ -67,6 +71,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     bodyLimit: read('body-limit'),
     testsInterval: read('tests-interval'),
     testsOnChange: read('tests-on-change'),
+    testsWorkers: read('tests-workers'),
     auth: read('auth'),
     ...(env.URNBASE_ADMIN_TOKEN ? { adminToken: adminToken(env.URNBASE_ADMIN_TOKEN) } : {}),
   };
@@ -113,6 +118,17 @@ function parseDuration(raw: string): number {
   const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms'];
   if (ms > 2_147_483_647) throw new Error('must be at most 24 days');
   return ms;
+}
+
+/** `auto` (one per core, at most 4), or a number from 0 (the main thread) to 64. */
+export function parseWorkers(raw: string): number {
+  if (raw === 'auto') return defaultWorkers();
+  if (!/^\d+$/.test(raw) || Number(raw) > 64) throw new Error('expected auto or a number of threads from 0 to 64');
+  return Number(raw);
+}
+
+export function defaultWorkers(): number {
+  return Math.min(os.availableParallelism(), 4);
 }
 
 function parseBoolean(raw: string): boolean {

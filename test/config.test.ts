@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -12,6 +13,7 @@ describe('configuration', () => {
       bodyLimit: 16 * 1024 * 1024,
       testsInterval: 24 * 3600 * 1000,
       testsOnChange: true,
+      testsWorkers: Math.min(os.availableParallelism(), 4),
       auth: true,
     });
   });
@@ -25,6 +27,7 @@ describe('configuration', () => {
       URNBASE_BODY_LIMIT: '512kb',
       URNBASE_TESTS_INTERVAL: '30m',
       URNBASE_TESTS_ON_CHANGE: 'false',
+      URNBASE_TESTS_WORKERS: '3',
       URNBASE_AUTH: 'false',
       URNBASE_ADMIN_TOKEN: 'a-long-enough-secret-for-an-admin-token',
     });
@@ -36,6 +39,7 @@ describe('configuration', () => {
       bodyLimit: 512 * 1024,
       testsInterval: 30 * 60 * 1000,
       testsOnChange: false,
+      testsWorkers: 3,
       auth: false,
       adminToken: 'a-long-enough-secret-for-an-admin-token',
     });
@@ -44,6 +48,12 @@ describe('configuration', () => {
   it('turns scheduled metadata tests off with an interval of 0', () => {
     assert.equal(loadConfig(['--tests-interval', '0'], {}).testsInterval, 0);
     assert.equal(loadConfig(['--tests-interval', '90s'], {}).testsInterval, 90_000);
+  });
+
+  it('runs catalog-wide tests on one worker thread per core (at most 4), or as many as asked, 0 for none', () => {
+    assert.equal(loadConfig(['--tests-workers', 'auto'], {}).testsWorkers, Math.min(os.availableParallelism(), 4));
+    assert.equal(loadConfig(['--tests-workers', '0'], {}).testsWorkers, 0);
+    assert.equal(loadConfig(['--tests-workers', '8'], {}).testsWorkers, 8);
   });
 
   it('lets flags win over environment variables', () => {
@@ -62,6 +72,8 @@ describe('configuration', () => {
     [['--tests-interval', 'daily'], {}, 'Invalid --tests-interval "daily": expected a duration such as 0, 90s, 30m, 24h or 7d'],
     [['--tests-interval', '30d'], {}, 'Invalid --tests-interval "30d": must be at most 24 days'],
     [[], { URNBASE_TESTS_ON_CHANGE: 'yes' }, 'Invalid URNBASE_TESTS_ON_CHANGE "yes": expected true or false'],
+    [['--tests-workers', 'many'], {}, 'Invalid --tests-workers "many": expected auto or a number of threads from 0 to 64'],
+    [[], { URNBASE_TESTS_WORKERS: '65' }, 'Invalid URNBASE_TESTS_WORKERS "65": expected auto or a number of threads from 0 to 64'],
   ];
   for (const [argv, env, message] of bad) {
     it(`stops with a one-line error: ${message}`, () => {

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { buildApp } from '../app.js';
-import { ConfigError } from '../config.js';
+import { ConfigError, parseWorkers } from '../config.js';
 import { SYSTEM_ACTOR } from '../metatests/actions.js';
 import type { TestInfo } from '../metatests/catalog.js';
 import { DefinitionError, parseDefinition } from '../metatests/definition.js';
@@ -13,10 +13,11 @@ import { isRecord, jsonEqual } from '../json.js';
 import { yamlItems } from '../yaml-list.js';
 
 const USAGE = `usage: urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
-       urnbase tests run [--test URN]... [--push] [--data-dir DIR]
+       urnbase tests run [--test URN]... [--push] [--data-dir DIR] [--workers N]
 
 --url defaults to $URNBASE_URL or http://127.0.0.1:8080; --token to $URNBASE_TOKEN.
-tests run works on the data directory directly ($URNBASE_DATA_DIR or ./data), without a server.`;
+tests run works on the data directory directly ($URNBASE_DATA_DIR or ./data), without a server;
+--workers (or $URNBASE_TESTS_WORKERS) sets its worker threads: auto (one per core, at most 4) or 0-64.`;
 
 const BASE = '/openapi/v2/entity/test';
 const PREFIX = 'urn:li:test:';
@@ -40,9 +41,21 @@ export async function testsCommand(argv: string[], out: (line: string) => void, 
     return upsert(client, values.file, out);
   }
   if (sub === 'run') {
-    const values = args(rest, { test: { type: 'string', multiple: true }, push: { type: 'boolean' }, 'data-dir': { type: 'string' } });
+    const values = args(rest, {
+      test: { type: 'string', multiple: true },
+      push: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      workers: { type: 'string' },
+    });
     const dataDir = values['data-dir'] ?? process.env.URNBASE_DATA_DIR ?? './data';
-    return run(dataDir, values.test, values.push === true, out, progress);
+    const workers = values.workers ?? process.env.URNBASE_TESTS_WORKERS ?? 'auto';
+    let testsWorkers: number;
+    try {
+      testsWorkers = parseWorkers(workers);
+    } catch (error) {
+      throw new ConfigError(`Invalid ${values.workers !== undefined ? '--workers' : 'URNBASE_TESTS_WORKERS'} ${JSON.stringify(workers)}: ${(error as Error).message}`);
+    }
+    return run(dataDir, values.test, values.push === true, testsWorkers, out, progress);
   }
   throw new ConfigError(`unknown tests command ${JSON.stringify(sub ?? '')}\n${USAGE}`);
 }
@@ -171,10 +184,11 @@ async function run(
   dataDir: string,
   named: string[] | undefined,
   push: boolean,
+  testsWorkers: number,
   out: (line: string) => void,
   progress?: (text: string) => void,
 ): Promise<number> {
-  const { app, services } = await buildApp({ dataDir, logLevel: 'silent', bodyLimit: 1024 * 1024 });
+  const { app, services } = await buildApp({ dataDir, logLevel: 'silent', bodyLimit: 1024 * 1024, testsWorkers });
   try {
     const all = await services.tests.catalog.all();
     const unknown = (named ?? []).filter((urn) => !all.has(urn));
@@ -202,7 +216,8 @@ async function run(
     for (const t of summary.tests) {
       out(`${t.urn}  ${t.name}  selected ${count(t.selected)}  passing ${count(t.passing)}  failing ${count(t.failing)}`);
     }
-    out(`evaluated ${count(summary.entities)} entities in ${(elapsed / 1000).toFixed(1)}s (${count(rate(summary.entities, elapsed))}/s)`);
+    const threads = summary.workers > 0 ? ` on ${summary.workers} worker thread${summary.workers > 1 ? 's' : ''}` : '';
+    out(`evaluated ${count(summary.entities)} entities in ${(elapsed / 1000).toFixed(1)}s (${count(rate(summary.entities, elapsed))}/s)${threads}`);
     if (push) out('results pushed');
     return 0;
   } finally {

@@ -3,13 +3,14 @@ import type { Ingest } from '../ingest/ingest.js';
 import type { Proposal } from '../ingest/proposal.js';
 import { jsonEqual } from '../json.js';
 import type { EntityView, Reader } from '../read/read.js';
-import type { Registry } from '../registry/registry.js';
+import type { EntitySpec, Registry } from '../registry/registry.js';
 import { parseUrn } from '../urn/urn.js';
 import { actionProposals } from './actions.js';
 import type { LoadedTest, TestCatalog } from './catalog.js';
 import { DefinitionError, parseDefinition, type TestDefinition } from './definition.js';
 import { Evaluator, type FailedCondition, type Verdict } from './engine.js';
 import { LoadedHops } from './hops.js';
+import type { PageCounts, PageTask, RunPool } from './run-pool.js';
 
 /** One test's result on one entity, as DataHub's TestResult. */
 export interface TestResult {
@@ -36,6 +37,8 @@ export interface EvaluateOptions {
 
 export interface RunSummary {
   entities: number;
+  /** Worker threads that evaluated the run (0: the calling thread did). */
+  workers: number;
   tests: Array<{ urn: string; name: string; selected: number; passing: number; failing: number }>;
 }
 
@@ -52,6 +55,7 @@ export class MetadataTests {
     private readonly reader: Reader,
     private readonly ingest: Ingest,
     readonly catalog: TestCatalog,
+    private readonly pool?: RunPool,
   ) {
     this.evaluator = new Evaluator(registry);
   }
@@ -77,31 +81,80 @@ export class MetadataTests {
     return verdict;
   }
 
-  /** Evaluates tests over every entity in their scope, a page at a time; failures are not explained. */
+  /**
+   * Evaluates tests over every entity in their scope, a page at a time (failures are not
+   * explained): on worker threads when there is a pool and enough entities, else on this thread.
+   */
   async run(options: EvaluateOptions & { pageSize?: number; onPage?: (done: number) => void }): Promise<RunSummary> {
     const tests = await this.testsFor(options.tests);
     const summary = new Map(tests.map((t) => [t.urn, { urn: t.urn, name: t.info.name, selected: 0, passing: 0, failing: 0 }]));
-    const aspects = aspectsRead(tests, options.push);
+    const types = [...new Set(tests.flatMap((t) => t.definition.types))].map((type) => this.registry.entityType(type)!);
+    // Pages of 100: a page's parsed aspects then die young; 500 spent about a quarter of the run in GC.
+    const pageSize = options.pageSize ?? 100;
     let done = 0;
-    for (const type of new Set(tests.flatMap((t) => t.definition.types))) {
-      const spec = this.registry.entityType(type)!;
-      // Pages of 100: a page's parsed aspects then die young; 500 spent about a quarter of the run in GC.
-      for await (const page of this.reader.entitiesOf(spec, options.pageSize ?? 100, aspects)) {
-        const results = await this.evaluateRead(page.map((e) => e.urn), page, tests, { ...options, skipMissing: true }, false);
-        for (const entityResults of results.values()) {
-          for (const side of ['passing', 'failing'] as const) {
-            for (const r of entityResults[side]) {
-              const counts = summary.get(r.test)!;
-              counts.selected++;
-              counts[side]++;
-            }
-          }
-        }
-        done += page.length;
-        options.onPage?.(done);
+    const add = (counts: PageCounts) => {
+      for (const [test, passing, failing] of counts.tests) {
+        const total = summary.get(test)!;
+        total.selected += passing + failing;
+        total.passing += passing;
+        total.failing += failing;
+      }
+      done += counts.entities;
+      options.onPage?.(done);
+    };
+    const plan = { tests: tests.map((t) => t.urn), push: options.push, actor: options.actor };
+    const pooled = this.pool && (await this.scopeReaches(types, this.pool.minEntities)) ? this.pool : undefined;
+    if (pooled) {
+      await pooled.run(plan, this.pages(types, pageSize), add);
+    } else {
+      const aspects = aspectsRead(tests, options.push);
+      for (const spec of types) {
+        for await (const page of this.reader.entitiesOf(spec, pageSize, aspects)) add(await this.evaluatePage(page, tests, options));
       }
     }
-    return { entities: done, tests: [...summary.values()] };
+    return { entities: done, workers: pooled?.size ?? 0, tests: [...summary.values()] };
+  }
+
+  /** Evaluates one page of a run (a worker thread's share); `tests` are the run's test URNs. */
+  async runPage(page: PageTask, tests: readonly string[], options: EvaluateOptions): Promise<PageCounts> {
+    const loaded = await this.testsFor(tests);
+    const entities = await this.reader.entitiesBetween(this.registry.entityType(page.entityType)!, page.after, page.last, aspectsRead(loaded, options.push));
+    return this.evaluatePage(entities, loaded, options);
+  }
+
+  private async evaluatePage(page: readonly EntityView[], tests: readonly LoadedTest[], options: EvaluateOptions): Promise<PageCounts> {
+    const results = await this.evaluateRead(page.map((e) => e.urn), page, tests, { ...options, skipMissing: true }, false);
+    const counts = new Map(tests.map((t) => [t.urn, { passing: 0, failing: 0 }]));
+    for (const entityResults of results.values()) {
+      for (const r of entityResults.passing) counts.get(r.test)!.passing++;
+      for (const r of entityResults.failing) counts.get(r.test)!.failing++;
+    }
+    return { entities: page.length, tests: [...counts].map(([test, c]) => [test, c.passing, c.failing]) };
+  }
+
+  /** Whether the entity types hold at least `count` entities together. */
+  private async scopeReaches(types: readonly EntitySpec[], count: number): Promise<boolean> {
+    let found = 0;
+    for (const spec of types) {
+      for await (const urns of this.reader.urnsOf(spec, count - found)) {
+        found += urns.length;
+        break;
+      }
+      if (found >= count) return true;
+    }
+    return false;
+  }
+
+  /** The pages of a run, as URN ranges. */
+  private async *pages(types: readonly EntitySpec[], pageSize: number): AsyncIterable<PageTask> {
+    for (const spec of types) {
+      let after: string | undefined;
+      for await (const urns of this.reader.urnsOf(spec, pageSize)) {
+        const last = urns[urns.length - 1];
+        yield { entityType: spec.name, after, last };
+        after = last;
+      }
+    }
   }
 
   /**

@@ -91,21 +91,28 @@ export class Reader {
    * or the named ones (and the key).
    */
   async *entitiesOf(entity: EntitySpec, pageSize: number, aspectNames?: ReadonlySet<string>): AsyncIterable<EntityView[]> {
-    const names = aspectNames && [...new Set([...aspectNames, entity.keyAspect.name])];
     let after: string | undefined;
-    for (;;) {
-      const { urns, rows } = await this.store.scanEntities(entity.name, after, pageSize, names);
-      if (urns.length > 0) yield this.views(urns.map((text) => ({ urn: parseUrn(text), entity })), rows, true);
-      if (urns.length < pageSize) return;
+    for await (const urns of this.urnsOf(entity, pageSize)) {
+      yield this.entitiesBetween(entity, after, urns[urns.length - 1], aspectNames);
       after = urns[urns.length - 1];
     }
+  }
+
+  /** The entities of one type whose URNs lie in (after, last], as entitiesOf reads them. */
+  async entitiesBetween(entity: EntitySpec, after: string | undefined, last: string, aspectNames?: ReadonlySet<string>): Promise<EntityView[]> {
+    // The key is always read, so every entity has a row (an entity is its key).
+    const names = aspectNames && [...new Set([...aspectNames, entity.keyAspect.name])];
+    const rows = await this.store.getLatestRange(entity.name, after, last, names);
+    const urns: string[] = [];
+    for (const row of rows) if (urns[urns.length - 1] !== row.urn) urns.push(row.urn);
+    return this.views(urns.map((text) => ({ urn: parseUrn(text), entity })), rows, false);
   }
 
   /** URNs of one entity type in URN order, a page at a time. */
   async *urnsOf(entity: EntitySpec, pageSize = 1000): AsyncIterable<string[]> {
     let after: string | undefined;
     for (;;) {
-      const page = await this.store.listUrns(entity.name, after, pageSize);
+      const page = await this.store.listUrns(entity.keyAspect.name, after, pageSize);
       if (page.length > 0) yield page;
       if (page.length < pageSize) return;
       after = page[page.length - 1];
@@ -142,7 +149,7 @@ export class Reader {
 
   /** A page of entities of one type, in URN order, after `after`. */
   async listEntities(entity: EntitySpec, count: number, after: string | undefined, aspectNames?: readonly string[]): Promise<EntityPage> {
-    const urns = await this.store.listUrns(entity.name, after, count + 1);
+    const urns = await this.store.listUrns(entity.keyAspect.name, after, count + 1);
     const more = urns.length > count;
     const page = urns.slice(0, count);
     const rows = await this.store.getLatestMany(page, this.aspectNames(entity, aspectNames));

@@ -97,11 +97,16 @@ export class Registry {
     for (const file of readdirSync(join(dir, 'aspects')).filter((f) => f.endsWith('.json')).sort()) {
       const data = readJson(join(dir, 'aspects', file)) as AspectFile;
       if (`${data.name}.json` !== file) throw new Error(`registry: ${file} declares aspect ${data.name}`);
+      let check: ValidateFunction | undefined;
       aspects.set(data.name, {
         name: data.name,
         template: data.template ?? {},
         keyFields: data.key,
-        check: ajv.compile(data.schema),
+        // Compiled on first use: compiling all of them took half a second of every start (and of
+        // every worker thread's), most of it for aspects a process never writes.
+        get check() {
+          return (check ??= ajv.compile(data.schema));
+        },
         schema: data.schema,
       });
     }

@@ -11,7 +11,9 @@ const { file, intervalMs } = workerData as { file: string; intervalMs: number };
 const RESTART_FRAMES = 16384; // ~64 MiB of 4 KiB pages
 
 const db = new Database(file);
-db.pragma('busy_timeout = 5000');
+// A RESTART holds back writers while it waits for readers: it gives up soon, so a write never
+// waits long on it (the main connection's own busy timeout is 5 s); the next tick tries again.
+db.pragma('busy_timeout = 50');
 const timer = setInterval(() => {
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>;

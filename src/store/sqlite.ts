@@ -8,7 +8,7 @@ import { HISTORY_CHAIN, SqliteWriter } from './sqlite-writer.js';
 import {
   StaleWriteError,
   type CommitBatch,
-  type EntityRows,
+  type StoreLocation,
   type Store,
   type StoredAspect,
   type SystemMetadata,
@@ -56,9 +56,16 @@ export class SqliteStore implements Store {
   private dataVersion = -1;
   private checkedThisTurn = false;
 
-  /** Opens (creating if needed) `<dataDir>/urnbase.db`; `:memory:` gives a private in-memory store. */
-  constructor(dataDir: string) {
+  readonly location?: StoreLocation;
+
+  /**
+   * Opens (creating if needed) `<dataDir>/urnbase.db`; `:memory:` gives a private in-memory store.
+   * A second connection of the same process (a worker thread's) passes `checkpoints: false`: the
+   * first one's checkpointer keeps the log short for all.
+   */
+  constructor(dataDir: string, options: { checkpoints?: boolean } = {}) {
     const file = dataDir === ':memory:' ? undefined : join(dataDir, 'urnbase.db');
+    if (file) this.location = { kind: 'sqlite', dataDir };
     if (file) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     this.db = new Database(file ?? ':memory:');
     // NORMAL in WAL mode: a commit survives a process crash; only a power loss can drop the last ones.
@@ -68,7 +75,7 @@ export class SqliteStore implements Store {
     migrate(this.db);
     if (file) {
       this.db.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = new Checkpointer(file);
+      if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file);
     }
     this.writer = new SqliteWriter(this.db);
 
@@ -97,14 +104,12 @@ export class SqliteStore implements Store {
       scanAspect: db.prepare<[string, string, number], AspectRow>(
         `SELECT ${COLUMNS} FROM aspects WHERE aspect = ? AND urn > ? ORDER BY urn LIMIT ?`,
       ),
-      listUrns: db.prepare<[string, string, number], { urn: string }>(
-        `SELECT DISTINCT urn FROM aspects WHERE entity_type = ? AND urn > ? ORDER BY urn LIMIT ?`,
-      ),
+      listUrns: db.prepare<[string, string, number], string>(`SELECT urn FROM aspects WHERE aspect = ? AND urn > ? ORDER BY urn LIMIT ?`).pluck(),
       // One pass over a primary-key range, not a lookup per (urn, aspect): several times faster for
       // pages of consecutive URNs (`+entity_type` keeps the planner off aspects_by_type, which
       // would cost a lookup per row). Raw rows: [urn, aspect, version, metadata, system_metadata].
       range: db
-        .prepare<[string, string, string], unknown[]>(`SELECT ${COLUMNS} FROM aspects WHERE urn >= ? AND urn <= ? AND +entity_type = ?`)
+        .prepare<[string, string, string], unknown[]>(`SELECT ${COLUMNS} FROM aspects WHERE urn > ? AND urn <= ? AND +entity_type = ? ORDER BY urn, aspect`)
         .raw(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       insertToken: db.prepare(
@@ -208,21 +213,19 @@ export class SqliteStore implements Store {
     return this.stmt.scanAspect.all(aspect, after ?? '', limit).map(toStored);
   }
 
-  async listUrns(entityType: string, after: string | undefined, limit: number): Promise<string[]> {
-    return this.stmt.listUrns.all(entityType, after ?? '', limit).map((r) => r.urn);
+  async listUrns(keyAspect: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.stmt.listUrns.all(keyAspect, after ?? '', limit);
   }
 
-  async scanEntities(entityType: string, after: string | undefined, limit: number, aspects?: readonly string[]): Promise<EntityRows> {
-    const urns = await this.listUrns(entityType, after, limit);
-    if (urns.length === 0) return { urns, rows: [] };
+  async getLatestRange(entityType: string, after: string | undefined, last: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
     const wanted = aspects && new Set(aspects);
     const rows: StoredAspect[] = [];
     // URNs of one type share the prefix `urn:li:<type>:`, so none of another type sorts between two of them.
-    for (const row of this.stmt.range.all(urns[0], urns[urns.length - 1], entityType) as RawAspectRow[]) {
+    for (const row of this.stmt.range.all(after ?? `urn:li:${entityType}:`, last, entityType) as RawAspectRow[]) {
       // Unwanted aspects are skipped before their JSON is parsed.
       if (!wanted || wanted.has(row[1])) rows.push(new RowAspect(row[0], row[1], row[2], row[3], row[4]));
     }
-    return { urns, rows };
+    return rows;
   }
 
   async insertToken(token: TokenRecord): Promise<void> {

@@ -72,12 +72,6 @@ export interface ChangeEvent {
   systemMetadata: SystemMetadata | null;
 }
 
-export interface EntityRows {
-  /** The entities' URNs, in order (entities without any of the named aspects included). */
-  urns: string[];
-  rows: StoredAspect[];
-}
-
 export interface CommitBatch {
   writes: AspectWrite[];
   events: ChangeEvent[];
@@ -116,7 +110,12 @@ export interface TokenStore {
   touchToken(id: string, at: number): Promise<void>;
 }
 
+/** How another thread opens the same store. */
+export type StoreLocation = { kind: 'sqlite'; dataDir: string };
+
 export interface Store extends TokenStore {
+  /** Where the store is, for worker threads; undefined when no other thread can open it (in memory). */
+  readonly location?: StoreLocation;
   /** Latest values of an entity's aspects (all of them when `aspects` is omitted). */
   getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
   /** Latest values of several entities' aspects. */
@@ -125,13 +124,16 @@ export interface Store extends TokenStore {
   getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined>;
   /** Latest values of one aspect across all entities, in URN order, strictly after `after`. */
   scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]>;
-  /** URNs of one entity type in URN order, strictly after `after`. */
-  listUrns(entityType: string, after: string | undefined, limit: number): Promise<string[]>;
   /**
-   * The next `limit` entities of one type in URN order, strictly after `after`, with their latest
-   * values of the named aspects (all when omitted): a page of a catalog-wide pass.
+   * URNs of the entities of one type in URN order, strictly after `after`. They are named by the
+   * type's key aspect: every entity has its key, and only the entities of its type have it.
    */
-  scanEntities(entityType: string, after: string | undefined, limit: number, aspects?: readonly string[]): Promise<EntityRows>;
+  listUrns(keyAspect: string, after: string | undefined, limit: number): Promise<string[]>;
+  /**
+   * Latest values of the named aspects (all when omitted) of the entities of one type whose URNs
+   * lie in (after, last], in URN order: a page of a catalog-wide pass, read in one range scan.
+   */
+  getLatestRange(entityType: string, after: string | undefined, last: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
   /** Applies the whole batch in one transaction, or nothing (StaleWriteError on a lost race). */
   commit(batch: CommitBatch): Promise<void>;
   close(): Promise<void>;

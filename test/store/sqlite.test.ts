@@ -189,6 +189,12 @@ describe('SQLite store and the write path', () => {
       row.run(urn, 1, '{"removed":false}', sm(1), 1, 1);
       row.run(urn, 2, '{"removed":true}', sm(2), 2, 2);
       row.run(urn, 0, '{"removed":false}', sm(3), 3, 3);
+      old
+        .prepare(
+          `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, sys_version, created_on, created_by)
+           VALUES (?, 'datasetKey', 0, 'dataset', ?, ?, 1, 1, 'urn:li:corpuser:old')`,
+        )
+        .run(urn, JSON.stringify({ platform: 'urn:li:dataPlatform:hive', name: 'store.t', origin: 'PROD' }), sm(1));
       old.close();
 
       const store = new SqliteStore(sub);
@@ -196,12 +202,18 @@ describe('SQLite store and the write path', () => {
       assert.deepEqual([latest.value, latest.systemMetadata.version], [{ removed: false }, '3']);
       assert.deepEqual((await store.getVersion(urn, 'status', 2))?.value, { removed: true });
       assert.deepEqual((await store.getVersion(urn, 'status', 1))?.systemMetadata.version, '1');
-      assert.deepEqual(await store.listUrns('dataset', undefined, 10), [urn]);
+      assert.deepEqual(await store.listUrns('datasetKey', undefined, 10), [urn]);
       // Writing on goes on from the migrated version, and the replaced value joins the history.
       await new Ingest(store, registry).ingest([{ urn, aspect: 'status', changeType: 'UPSERT', value: { removed: true } }], context);
       assert.equal((await store.getLatest(urn, ['status']))[0].systemMetadata.version, '4');
       assert.deepEqual((await store.getVersion(urn, 'status', 3))?.value, { removed: false });
       await store.close();
+      // Latest values end in a rowid table, unique by (urn, aspect).
+      const migrated = new Database(join(sub, 'urnbase.db'), { readonly: true });
+      const indexes = migrated.pragma('index_list(aspects)') as Array<{ name: string; unique: number }>;
+      assert.deepEqual(indexes.find((i) => i.name === 'aspects_key')?.unique, 1);
+      assert.equal((migrated.prepare("SELECT count(*) AS n FROM aspects WHERE rowid > 0 AND aspect = 'status'").get() as { n: number }).n, 1);
+      migrated.close();
     } finally {
       rmSync(sub, { recursive: true, force: true });
     }

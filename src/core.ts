@@ -1,0 +1,40 @@
+import { Ingest } from './ingest/ingest.js';
+import { TestCatalog } from './metatests/catalog.js';
+import { RunPool } from './metatests/run-pool.js';
+import { MetadataTests } from './metatests/service.js';
+import { testInfoRules } from './metatests/test-info.js';
+import { Reader } from './read/read.js';
+import type { Registry } from './registry/registry.js';
+import type { Store } from './store/store.js';
+import { structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
+
+/** The catalog's services without HTTP: the read path, the write path with its plugins, metadata tests. */
+export interface Core {
+  registry: Registry;
+  store: Store;
+  reader: Reader;
+  ingest: Ingest;
+  tests: MetadataTests;
+}
+
+export interface CoreOptions {
+  /** Worker threads for catalog-wide test runs; 0 runs them on the calling thread. */
+  testsWorkers?: number;
+  /** Fewest entities in scope for a run to go to the workers (default 2,000). */
+  testsWorkersFrom?: number;
+}
+
+/** Wires the services; app.ts builds one per process, and so does each worker thread of a test run. */
+export function buildCore(store: Store, registry: Registry, options: CoreOptions = {}): Core {
+  const reader = new Reader(store, registry, structuredPropertyReadFilters(store));
+  const plugins = structuredPropertyPlugins();
+  plugins.set('testInfo', [testInfoRules(registry)]);
+  const ingest = new Ingest(store, registry, plugins);
+  const catalog = new TestCatalog(registry, reader);
+  // Parsed test definitions stay cached until a testInfo changes.
+  ingest.onCommit((events) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate());
+  const workers = options.testsWorkers ?? 0;
+  const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
+  const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
+  return { registry, store, reader, ingest, tests };
+}
