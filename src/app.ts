@@ -6,6 +6,8 @@ import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
 import { testRoutes } from './api/gms/test.js';
 import { entityRoutesV2 } from './api/v2/entity.js';
+import { searchRoutesV2 } from './api/v2/search.js';
+import { scrollRoutesV3 } from './api/v3/scroll.js';
 import { tokenRoutes } from './api/v2/tokens.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
@@ -32,7 +34,8 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const registry = Registry.load();
   const store = options.store ?? new SqliteStore(options.dataDir);
-  const { reader, ingest, tests } = buildCore(store, registry, options);
+  const { reader, ingest, tests, indexer, search } = buildCore(store, registry, options);
+  await indexer.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
 
@@ -50,7 +53,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     app.log,
   );
   scheduler.start(ingest);
-  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens };
+  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search };
   app.addHook('onClose', async () => {
     await scheduler.close();
     await store.close();
@@ -64,6 +67,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await registerOpenApi(app);
   statusRoutes(app);
   entityRoutesV2(app, services);
+  searchRoutesV2(app, services);
+  scrollRoutesV3(app, services);
   testRoutes(app, tests);
   tokenRoutes(app, tokens);
   await app.ready();

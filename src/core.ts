@@ -4,6 +4,9 @@ import { RunPool } from './metatests/run-pool.js';
 import { MetadataTests } from './metatests/service.js';
 import { testInfoRules } from './metatests/test-info.js';
 import { Reader } from './read/read.js';
+import { SearchFields } from './search/fields.js';
+import { SearchIndexer } from './search/indexer.js';
+import { SearchService } from './search/service.js';
 import type { Registry } from './registry/registry.js';
 import type { Store } from './store/store.js';
 import { structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
@@ -12,6 +15,8 @@ import { structuredPropertyPlugins, structuredPropertyReadFilters } from './stru
 export interface Core {
   registry: Registry;
   store: Store;
+  indexer: SearchIndexer;
+  search: SearchService;
   reader: Reader;
   ingest: Ingest;
   tests: MetadataTests;
@@ -29,12 +34,15 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const reader = new Reader(store, registry, structuredPropertyReadFilters(store));
   const plugins = structuredPropertyPlugins();
   plugins.set('testInfo', [testInfoRules(registry)]);
-  const ingest = new Ingest(store, registry, plugins);
+  const fields = SearchFields.load(registry);
+  const indexer = new SearchIndexer(registry, fields);
+  const ingest = new Ingest(store, registry, plugins, indexer);
   const catalog = new TestCatalog(registry, reader);
   // Parsed test definitions stay cached until a testInfo changes.
   ingest.onCommit((events) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate());
   const workers = options.testsWorkers ?? 0;
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
-  return { registry, store, reader, ingest, tests };
+  const search = new SearchService(registry, fields, reader, store);
+  return { registry, store, indexer, reader, ingest, tests, search };
 }

@@ -4,6 +4,7 @@ import type { TestScheduler } from './metatests/scheduler.js';
 import type { MetadataTests } from './metatests/service.js';
 import type { Reader } from './read/read.js';
 import type { Registry } from './registry/registry.js';
+import type { SearchService } from './search/service.js';
 import type { Store } from './store/store.js';
 
 /** The services the HTTP layer (and the CLI) talk to. Built once by app.ts. */
@@ -15,4 +16,5 @@ export interface Services {
   tests: MetadataTests;
   scheduler: TestScheduler;
   tokens: TokenService;
+  search: SearchService;
 }

@@ -55,7 +55,7 @@ async function upsert(client: ApiClient, file: string, out: (line: string) => vo
 async function list(client: ApiClient, out: (line: string) => void): Promise<number> {
   let scrollId: string | undefined;
   do {
-    const page = await client.request('GET', `${BASE}?count=1000&aspects=propertyDefinition,status${scrollId ? `&scrollId=${scrollId}` : ''}`);
+    const page = await client.request('GET', `${BASE}?count=1000&includeSoftDelete=true&aspects=propertyDefinition,status${scrollId ? `&scrollId=${scrollId}` : ''}`);
     if (page.status !== 200) {
       out(`error     ${errorMessage(page)}`);
       return 1;

@@ -11,6 +11,7 @@ import {
   type SystemMetadata,
 } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
+import type { IndexedChange, SearchIndexer } from '../search/indexer.js';
 import { BatchState } from './batch-state.js';
 import { defaultAspects } from './defaults.js';
 import { KeyedLock } from './locks.js';
@@ -47,6 +48,8 @@ export class Ingest {
     private readonly store: Store,
     private readonly registry: Registry,
     private readonly plugins: AspectPlugins = new Map(),
+    /** Keeps the search index; without one, writes leave it alone (tests of the write path alone). */
+    private readonly indexer?: SearchIndexer,
   ) {}
 
   onCommit(listener: CommitListener): void {
@@ -103,6 +106,15 @@ export class Ingest {
     const events: ChangeEvent[] = [];
     const results: AppliedChange[] = [];
     const writtenByBatch = new Set(items.map((i) => `${i.urn.text}\u0000${i.aspect.name}`));
+    // Each aspect's value as stored and as this request leaves it: what the search index must follow.
+    const indexed = new Map<string, IndexedChange>();
+    const track = (item: ResolvedProposal, aspect: string, before: unknown, after: unknown) => {
+      if (!this.indexer?.indexes(item.entity, aspect)) return;
+      const key = `${item.urn.text}\u0000${aspect}`;
+      const known = indexed.get(key);
+      if (known) known.after = after;
+      else indexed.set(key, { urn: item.urn.text, entity: item.entity, aspect, before, after });
+    };
 
     const put = (item: ResolvedProposal, aspect: string, value: unknown, changeType: ChangeType, given?: ClientSystemMetadata): AppliedChange => {
       const aspects = state.aspects(item.urn.text);
@@ -128,6 +140,7 @@ export class Ingest {
         aspectModified: stamp,
       };
       writes.push({ kind: 'put', ...base, value, systemMetadata, expectedVersion: current?.version ?? 0 });
+      track(item, aspect, current?.value, value);
       events.push({ ...base, changeType, created: stamp, value, previousValue: current?.value ?? null, systemMetadata });
       aspects.set(aspect, { value, systemMetadata, version });
       return { ...base, value, systemMetadata, changed: true };
@@ -138,6 +151,7 @@ export class Ingest {
       const current = aspects.get(aspect);
       if (!current) return false;
       writes.push({ kind: 'remove', urn: item.urn.text, aspect, expectedVersion: current.version });
+      track(item, aspect, current.value, undefined);
       events.push({
         urn: item.urn.text,
         entityType: item.entity.name,
@@ -198,7 +212,8 @@ export class Ingest {
       await this.expand(change, lookups, state, items);
     }
 
-    await this.store.commit({ writes, events });
+    const index = this.indexer ? await this.indexer.writes([...indexed.values()], lookups) : [];
+    await this.store.commit({ writes, events, index });
     if (events.length > 0) for (const listener of this.listeners) listener(events, context);
     return results.slice(0, initial.length);
   }

@@ -5,6 +5,8 @@
  * clauses are joined by AND, as DataHub's search does. Which fields exist is checked downstream.
  */
 
+import { ValidationError } from '../errors.js';
+
 /** A parsed query. Columns are 1-based positions in the query text, for error messages downstream. */
 export type QueryNode =
   | { kind: 'all' }
@@ -15,7 +17,8 @@ export type QueryNode =
   | { kind: 'range'; field: string; op: '>' | '>=' | '<' | '<='; value: string; column: number }
   | { kind: 'exists'; field: string; column: number };
 
-export class QuerySyntaxError extends Error {
+/** A ValidationError, so that it is a 400 wherever it surfaces. */
+export class QuerySyntaxError extends ValidationError {
   override name = 'QuerySyntaxError';
   constructor(
     readonly column: number,

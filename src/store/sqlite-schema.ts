@@ -109,4 +109,24 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    ALTER TABLE latest RENAME TO aspects;
    CREATE UNIQUE INDEX aspects_key ON aspects (urn, aspect);
    CREATE INDEX aspects_by_name ON aspects (aspect, urn);`,
+  // The search index, written in the same transactions as the aspects. Keyword values and numbers
+  // in narrow tables keyed (field, value, urn): a tag write touches a row or two. Full text in a
+  // contentless FTS5 table with one document per aspect, its rowid the aspect row's id.
+  `CREATE TABLE search_terms (
+     field TEXT NOT NULL,
+     value TEXT NOT NULL,
+     urn   TEXT NOT NULL,
+     PRIMARY KEY (field, value, urn)
+   ) WITHOUT ROWID;
+   CREATE TABLE search_numbers (
+     field TEXT NOT NULL,
+     value REAL NOT NULL,
+     urn   TEXT NOT NULL,
+     PRIMARY KEY (field, value, urn)
+   ) WITHOUT ROWID;
+   CREATE VIRTUAL TABLE search_text USING fts5(
+     name, qualifiedName, description, fieldPaths, keywords,
+     content = '', contentless_delete = 1, prefix = '2 3', tokenize = 'unicode61 remove_diacritics 2'
+   );
+   CREATE TABLE search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];

@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 import { LatestCache } from './latest-cache.js';
 import { Checkpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
+import { SqliteSearch } from './sqlite-search.js';
+import type { SearchQuery, SearchResult } from './search-types.js';
 import { HISTORY_CHAIN, SqliteWriter } from './sqlite-writer.js';
 import {
   StaleWriteError,
@@ -50,6 +52,7 @@ export class SqliteStore implements Store {
   private readonly latestOf: Array<Database.Statement<unknown[], AspectRow>>;
   private readonly manyStatements = new Map<number, Database.Statement<unknown[], AspectRow>>();
   private readonly writer: SqliteWriter;
+  private readonly searcher: SqliteSearch;
   private pending: PendingCommit[] = [];
   private readonly checkpointer?: Checkpointer;
   private readonly cache = new LatestCache();
@@ -78,6 +81,7 @@ export class SqliteStore implements Store {
       if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file);
     }
     this.writer = new SqliteWriter(this.db);
+    this.searcher = new SqliteSearch(this.db);
 
     const db = this.db;
     const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -112,6 +116,8 @@ export class SqliteStore implements Store {
         .prepare<[string, string, string], unknown[]>(`SELECT ${COLUMNS} FROM aspects WHERE urn > ? AND urn <= ? AND +entity_type = ? ORDER BY urn, aspect`)
         .raw(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
+      searchVersion: db.prepare<[], string>(`SELECT value FROM search_meta WHERE key = 'version'`).pluck(),
+      setSearchVersion: db.prepare<[string]>(`INSERT OR REPLACE INTO search_meta (key, value) VALUES ('version', ?)`),
       insertToken: db.prepare(
         `INSERT INTO tokens (id, name, role, actor, hash, created_at, created_by, expires_at, last_used_at, revoked_at)
          VALUES (@id, @name, @role, @actor, @hash, @createdAt, @createdBy, @expiresAt, @lastUsedAt, @revokedAt)`,
@@ -226,6 +232,22 @@ export class SqliteStore implements Store {
       if (!wanted || wanted.has(row[1])) rows.push(new RowAspect(row[0], row[1], row[2], row[3], row[4]));
     }
     return rows;
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    return this.searcher.search(query);
+  }
+
+  async searchIndexVersion(): Promise<number> {
+    return Number(this.stmt.searchVersion.get() ?? 0);
+  }
+
+  async clearSearchIndex(): Promise<void> {
+    this.db.exec(`DELETE FROM search_terms; DELETE FROM search_numbers; DELETE FROM search_text; DELETE FROM search_meta WHERE key = 'version';`);
+  }
+
+  async setSearchIndexVersion(version: number): Promise<void> {
+    this.stmt.setSearchVersion.run(String(version));
   }
 
   async insertToken(token: TokenRecord): Promise<void> {

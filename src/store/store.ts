@@ -1,3 +1,5 @@
+import type { IndexWrite, SearchQuery, SearchResult } from './search-types.js';
+
 /**
  * The persistence interface. Small on purpose: the write path hands it one precomputed batch per
  * request, the read path asks for latest values, history versions and pages of URNs.
@@ -75,6 +77,8 @@ export interface ChangeEvent {
 export interface CommitBatch {
   writes: AspectWrite[];
   events: ChangeEvent[];
+  /** The search-index changes of the writes. */
+  index?: IndexWrite[];
 }
 
 /**
@@ -134,6 +138,13 @@ export interface Store extends TokenStore {
    * lie in (after, last], in URN order: a page of a catalog-wide pass, read in one range scan.
    */
   getLatestRange(entityType: string, after: string | undefined, last: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
+  /** Answers a resolved search query from the index. */
+  search(query: SearchQuery): Promise<SearchResult>;
+  /** The version of search.json the index was built with (0: never built). */
+  searchIndexVersion(): Promise<number>;
+  /** Empties the search index, to rebuild it (then setSearchIndexVersion). */
+  clearSearchIndex(): Promise<void>;
+  setSearchIndexVersion(version: number): Promise<void>;
   /** Applies the whole batch in one transaction, or nothing (StaleWriteError on a lost race). */
   commit(batch: CommitBatch): Promise<void>;
   close(): Promise<void>;

@@ -82,9 +82,4 @@ describe('GET /openapi/v2/entity/{type} (list)', () => {
     assert.equal(res.body.results[0].urn, tags[0]);
   });
 
-  it('answers 400 for a search query, which this endpoint does not run yet', async () => {
-    const res = await list('?query=name:t01');
-    assert.equal(res.status, 400);
-    assert.deepEqual(res.body, { error: 'Validation Error', message: 'Only query=* is supported on this endpoint' });
-  });
 });

@@ -6,7 +6,7 @@ import { writeContext } from '../context.js';
 import type { EntitySpec } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
 import { parseUrn } from '../../urn/urn.js';
-import { aspectList, decodeScrollId, encodeScrollId, pageSize } from '../params.js';
+import { aspectList } from '../params.js';
 import { aspectJson, changesJson, entityJson } from './shapes.js';
 import * as s from './schemas.js';
 import { isRecord } from '../../json.js';
@@ -41,20 +41,6 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
       throw new ValidationError(`The URN ${urn} is not of entity type ${spec.name}`);
     }
   };
-
-  app.get<{ Params: TypeParams; Querystring: s.ListQuery }>(`${prefix}/:type`, { schema: s.list, config: READ }, async (req) => {
-    const spec = entityType(req.params.type);
-    const q = req.query;
-    if (q.query !== undefined && q.query.trim() !== '*' && q.query.trim() !== '') {
-      throw new ValidationError('Only query=* is supported on this endpoint');
-    }
-    const count = pageSize(q.count);
-    const page = await reader.listEntities(spec, count, decodeScrollId(q.scrollId), aspectList(q.aspects, q.aspectNames));
-    return {
-      ...(page.last ? { scrollId: encodeScrollId(page.last) } : {}),
-      results: page.entities.map((e) => entityJson(e, q.systemMetadata ?? false)),
-    };
-  });
 
   app.post<{ Params: TypeParams; Querystring: s.BatchQuery; Body: unknown }>(
     `${prefix}/:type`, { schema: s.batch, config: WRITE },

@@ -3,14 +3,6 @@
  * Bodies are validated by the registry on the write path, so here they are only described.
  */
 
-export interface ListQuery {
-  count?: number;
-  scrollId?: string;
-  query?: string;
-  aspects?: string[];
-  aspectNames?: string[];
-  systemMetadata?: boolean;
-}
 export interface BatchQuery {
   async?: boolean;
   systemMetadata?: boolean;
@@ -70,24 +62,6 @@ const error = {
   properties: { error: { type: 'string' }, message: { type: 'string' } },
 };
 const errors = { 400: error, 404: error };
-
-export const list = {
-  tags,
-  summary: 'List entities of a type in URN order',
-  params: typeParams,
-  querystring: {
-    type: 'object',
-    properties: {
-      count: { type: 'integer', description: 'Page size (default 10, at most 1000)' },
-      scrollId: { type: 'string', description: 'Opaque cursor from the previous page' },
-      query: { type: 'string', description: 'Search query; only * for now' },
-      aspects,
-      aspectNames: aspects,
-      systemMetadata: bool('Include systemMetadata in each aspect'),
-    },
-  },
-  response: { 400: error },
-};
 
 export const batch = {
   tags,

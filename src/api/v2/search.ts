@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.js';
+import { aspectList } from '../params.js';
+import { foundEntities, scrollBody, searchQuerySchema, searchRequest, type SearchQueryParams } from '../search.js';
+import { entityJson } from './shapes.js';
+
+const READ = { permission: 'read' } as const;
+const tags = ['Entity API v2'];
+const error = { type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' } } };
+
+interface ListQuery extends SearchQueryParams {
+  aspects?: string[];
+  aspectNames?: string[];
+}
+
+/** v2 search: list one entity type (`GET /{type}`), and scroll across types (`POST /scroll`). */
+export function searchRoutesV2(app: FastifyInstance, { search, reader }: Services): void {
+  const prefix = '/openapi/v2/entity';
+
+  app.get<{ Params: { type: string }; Querystring: ListQuery }>(
+    `${prefix}/:type`,
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary: 'List or search entities of one type',
+        params: { type: 'object', properties: { type: { type: 'string' } }, required: ['type'] },
+        querystring: {
+          type: 'object',
+          properties: {
+            ...searchQuerySchema,
+            aspects: { type: 'array', items: { type: 'string' }, description: 'Aspects to return (default all)' },
+            aspectNames: { type: 'array', items: { type: 'string' }, description: 'Legacy spelling of aspects' },
+          },
+        },
+        response: { 400: error },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const page = await search.search(searchRequest(q, [req.params.type]));
+      const entities = await foundEntities(reader, page.urns, aspectList(q.aspects, q.aspectNames));
+      return {
+        ...(page.scrollId ? { scrollId: page.scrollId } : {}),
+        results: entities.map((e) => entityJson(e, q.systemMetadata ?? false)),
+        totalCount: page.totalCount,
+      };
+    },
+  );
+
+  app.post<{ Querystring: SearchQueryParams; Body: unknown }>(
+    `${prefix}/scroll`,
+    { config: READ, schema: scrollSchema(tags, 'Search entities of several types: {scrollId, results:[{urn, aspects}], totalCount, facets}') },
+    async (req) => {
+      const body = scrollBody(req.body);
+      const page = await search.search(searchRequest(req.query, body.entities, body));
+      const results =
+        body.aspects === undefined
+          ? page.urns.map((urn) => ({ urn, aspects: {} }))
+          : (await foundEntities(reader, page.urns, body.aspects)).map((e) => entityJson(e, req.query.systemMetadata ?? false));
+      return {
+        ...(page.scrollId ? { scrollId: page.scrollId } : {}),
+        results,
+        totalCount: page.totalCount,
+        facets: page.facets,
+      };
+    },
+  );
+}
+
+/** The schema of the POST scroll routes (v2 and v3 take the same parameters and body). */
+export function scrollSchema(tags: string[], summary: string) {
+  return {
+    tags,
+    summary,
+    querystring: { type: 'object', properties: searchQuerySchema },
+    body: {
+      type: 'object',
+      description:
+        '{entities?: [type…] (default all), aspects?: [name…] (absent: URNs only; []: all), ' +
+        'filter?: {and: [{criteria: [{field, condition, values, negated?}]}]} (groups OR\'ed, criteria AND\'ed), ' +
+        'sortCriteria?: [{field, order}], facets?: [field…]}',
+    },
+    response: { 400: error },
+  };
+}

@@ -1,0 +1,95 @@
+import type { ValidationContext } from '../ingest/plugins.js';
+import type { EntitySpec, Registry } from '../registry/registry.js';
+import type { IndexWrite } from '../store/search-types.js';
+import type { Store } from '../store/store.js';
+import { parseUrn } from '../urn/urn.js';
+import { SearchDocuments, type ValueTypes } from './documents.js';
+import type { SearchFields } from './fields.js';
+
+/** One aspect's value before and after a request (undefined: absent). */
+export interface IndexedChange {
+  urn: string;
+  entity: EntitySpec;
+  aspect: string;
+  before: unknown;
+  after: unknown;
+}
+
+const SCAN_PAGE = 500;
+
+/**
+ * Keeps the search index in step with the aspects: the write path hands it each request's aspect
+ * changes and commits the index writes it returns in the same transaction.
+ */
+export class SearchIndexer {
+  private readonly documents: SearchDocuments;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly fields: SearchFields,
+  ) {
+    this.documents = new SearchDocuments(fields);
+  }
+
+  indexes(entity: EntitySpec, aspect: string): boolean {
+    return this.documents.indexes(entity, aspect);
+  }
+
+  /** Index writes for the changes; property definitions are looked up through the request's context. */
+  async writes(changes: readonly IndexedChange[], context: ValidationContext): Promise<IndexWrite[]> {
+    const valueTypes: ValueTypes = async (urns) => {
+      const definitions = await context.getMany(urns, 'propertyDefinition');
+      return new Map(urns.map((u) => [u, (definitions.get(u) as { valueType?: string } | undefined)?.valueType]));
+    };
+    const writes: IndexWrite[] = [];
+    for (const { urn, entity, aspect, before, after } of changes) {
+      const [old, next] = await Promise.all([
+        this.documents.entries(entity, aspect, before, valueTypes),
+        this.documents.entries(entity, aspect, after, valueTypes),
+      ]);
+      const write = this.documents.write(urn, aspect, old, next);
+      if (write) writes.push(write);
+    }
+    return writes;
+  }
+
+  /**
+   * Builds the index anew from the stored aspects when it was built from another version of
+   * search.json (or never: a data dir from before search). Runs at start, before serving.
+   */
+  async ensureBuilt(store: Store): Promise<void> {
+    if ((await store.searchIndexVersion()) === this.fields.version) return;
+    await store.clearSearchIndex();
+    const definitions = new Map<string, string | undefined>();
+    const valueTypes: ValueTypes = async (urns) => {
+      const missing = urns.filter((u) => !definitions.has(u));
+      const rows = await store.getLatestMany(missing, ['propertyDefinition']);
+      for (const u of missing) definitions.set(u, undefined);
+      for (const row of rows) definitions.set(row.urn, (row.value as { valueType?: string }).valueType);
+      return new Map(urns.map((u) => [u, definitions.get(u)]));
+    };
+    const aspects = new Set([
+      ...this.registry.entityTypes().map((e) => e.keyAspect.name),
+      'structuredProperties',
+      ...this.fields.indexedAspects(),
+    ]);
+    const empty = { terms: [], numbers: [] };
+    for (const aspect of aspects) {
+      let after: string | undefined;
+      for (;;) {
+        const rows = await store.scanAspect(aspect, after, SCAN_PAGE);
+        const index: IndexWrite[] = [];
+        for (const row of rows) {
+          const entity = this.registry.entityType(parseUrn(row.urn).entityType);
+          if (!entity || !entity.aspects.has(aspect)) continue;
+          const write = this.documents.write(row.urn, aspect, empty, await this.documents.entries(entity, aspect, row.value, valueTypes));
+          if (write) index.push(write);
+        }
+        if (index.length > 0) await store.commit({ writes: [], events: [], index });
+        if (rows.length < SCAN_PAGE) break;
+        after = rows[rows.length - 1].urn;
+      }
+    }
+    await store.setSearchIndexVersion(this.fields.version);
+  }
+}

@@ -1,0 +1,187 @@
+import { ValidationError } from '../errors.js';
+import type { Reader } from '../read/read.js';
+import type { Condition, CompareOp, StringOp, TextColumn } from '../store/search-types.js';
+import { isSoftDeleted, type PropertyDefinition } from '../structured/model.js';
+import { HAS } from './documents.js';
+import type { SearchField, SearchFields } from './fields.js';
+
+/**
+ * Turns the fields and values of queries and filters into conditions on what the index stores:
+ * `tags:pii` is the tag URN `urn:li:tag:pii`, `name` matches whole names and the words in them,
+ * `structuredProperties.<name>` is the property's values, typed by its definition. Unknown fields
+ * and soft-deleted properties are refused here, before anything is searched.
+ */
+
+/**
+ * What a criterion asks of a field's values. `words`: the query language's `name:orders`, which
+ * also matches the words inside a name (a filter's EQUAL on a name matches the whole name only).
+ */
+export type Match = { op: StringOp; values: string[]; words?: boolean } | { op: CompareOp; value: string } | { op: 'exists' };
+
+const NUMBER_TYPE = 'urn:li:dataType:datahub.number';
+const DATE_TYPE = 'urn:li:dataType:datahub.date';
+const PROPERTY_PREFIX = 'structuredProperties.';
+
+export class FieldResolver {
+  /** Properties resolved so far in this request, by the name used. */
+  private readonly properties = new Map<string, { urn: string; valueType: string }>();
+
+  constructor(
+    private readonly fields: SearchFields,
+    private readonly reader: Reader,
+  ) {}
+
+  /** The condition for a match on a named field. */
+  async condition(name: string, match: Match): Promise<Condition> {
+    if (name === 'urn') return urnCondition(match);
+    if (name.startsWith(PROPERTY_PREFIX) && name.length > PROPERTY_PREFIX.length) {
+      return propertyCondition(await this.property(name.slice(PROPERTY_PREFIX.length)), match, name);
+    }
+    const field = this.fields.field(name);
+    if (!field) throw new ValidationError(`Unknown search field ${name} (known: urn, ${this.fields.all().map((f) => f.name).join(', ')}, structuredProperties.<name>)`);
+    return fieldCondition(field, match);
+  }
+
+  /** The index field a facet or sort names: a keyword field, a property's URN, or `entity`. */
+  async indexField(name: string, purpose: 'facet' | 'sort'): Promise<string> {
+    if (name === 'urn' && purpose === 'sort') return 'urn';
+    if (name === 'entity' && purpose === 'facet') return 'entity';
+    if (name.startsWith(PROPERTY_PREFIX) && purpose === 'facet') return (await this.property(name.slice(PROPERTY_PREFIX.length))).urn;
+    const field = this.fields.field(name);
+    if (!field) throw new ValidationError(`Unknown search field ${name}`);
+    if (purpose === 'sort' && !field.sortable) {
+      const sortable = this.fields.all().filter((f) => f.sortable).map((f) => f.name);
+      throw new ValidationError(`Cannot sort by ${name} (sortable: urn, ${sortable.join(', ')})`);
+    }
+    if (purpose === 'facet' && (field.type === 'text' || field.keyword === false)) {
+      throw new ValidationError(`Cannot aggregate the text field ${name}`);
+    }
+    return field.name;
+  }
+
+  /**
+   * A structured property by qualified name, or by DataHub's form with `_` for `.`
+   * (`io_acryl_privacy`). A soft-deleted one may not be searched on.
+   */
+  private async property(name: string): Promise<{ urn: string; valueType: string }> {
+    const known = this.properties.get(name);
+    if (known) return known;
+    const aspects = new Set(['propertyDefinition', 'status']);
+    let urn = `urn:li:structuredProperty:${name}`;
+    let found = (await this.reader.getEntities([urn], aspects)).get(urn);
+    if (!found?.aspects.has('propertyDefinition') && name.includes('_')) {
+      // The `.`/`_` collision rule keeps the underscore form unique among live properties.
+      for await (const row of this.reader.scan('propertyDefinition')) {
+        if ((row.value as PropertyDefinition).qualifiedName.replace(/\./g, '_') !== name) continue;
+        const candidate = (await this.reader.getEntities([row.urn], aspects)).get(row.urn);
+        if (!found || !isSoftDeleted(candidate?.aspects.get('status')?.value)) {
+          found = candidate;
+          urn = row.urn;
+        }
+      }
+    }
+    const definition = found?.aspects.get('propertyDefinition')?.value as PropertyDefinition | undefined;
+    if (!definition) throw new ValidationError(`Unknown structured property ${PROPERTY_PREFIX}${name}`);
+    if (isSoftDeleted(found?.aspects.get('status')?.value)) throw new ValidationError(`Cannot filter on deleted Structured Property [${urn}]`);
+    const property = { urn, valueType: definition.valueType };
+    this.properties.set(name, property);
+    return property;
+  }
+}
+
+/** Free words: in any column of any aspect, each a prefix unless quoted. */
+export function freeText(value: string, phrase: boolean, prefix: boolean): Condition {
+  return { kind: 'text', words: [value], phrase, prefix };
+}
+
+function urnCondition(match: Match): Condition {
+  if (match.op === 'exists') return { kind: 'all' };
+  if ('values' in match) return { kind: 'urn', op: match.op, values: match.values };
+  throw new ValidationError('urn: ranges are not supported');
+}
+
+function fieldCondition(field: SearchField, match: Match): Condition {
+  switch (field.type) {
+    case 'text':
+      return textCondition(field, match);
+    case 'boolean': {
+      if (match.op === 'exists') return { kind: 'exists', field: field.name };
+      if (match.op !== 'eq') throw new ValidationError(`${field.name}: expected true or false`);
+      const values = match.values.map((v) => v.toLowerCase());
+      if (!values.every((v) => v === 'true' || v === 'false')) throw new ValidationError(`${field.name}: expected true or false, got ${match.values.join(', ')}`);
+      // An entity without the aspect counts as false (status.removed defaults to false).
+      const isTrue: Condition = { kind: 'term', field: field.name, op: 'eq', values: ['true'] };
+      if (values.includes('true') && values.includes('false')) return { kind: 'all' };
+      return values.includes('true') ? isTrue : { kind: 'not', child: isTrue };
+    }
+    case 'urn':
+    case 'keyword': {
+      if (match.op === 'exists') return { kind: 'exists', field: field.name };
+      if (!('values' in match)) throw new ValidationError(`${field.name}: ranges are not supported`);
+      const values = field.type === 'urn' ? match.values.flatMap((v) => urnForms(field, v, match.op)) : match.values;
+      return { kind: 'term', field: field.name, op: match.op, values };
+    }
+  }
+}
+
+/**
+ * A text field's values are its words (full text); a name or qualified name is also one keyword
+ * (lower-cased), so that `qualifiedName:db.schema.tab*` and exact names match as wholes.
+ */
+function textCondition(field: SearchField, match: Match): Condition {
+  const columns: TextColumn[] = [field.column];
+  if (match.op === 'exists') {
+    return field.keyword ? { kind: 'exists', field: field.name } : { kind: 'term', field: HAS, op: 'prefix', values: [`${field.name}@`] };
+  }
+  if (!('values' in match)) {
+    if (!field.keyword) throw new ValidationError(`${field.name}: ranges are not supported on text`);
+    return { kind: 'term', field: field.name, op: match.op, values: [match.value.toLowerCase()] };
+  }
+  const conditions = match.values.map((value): Condition => {
+    const whole: Condition = { kind: 'term', field: field.name, op: match.op, values: [value.toLowerCase()] };
+    if (match.op === 'suffix') return field.keyword ? whole : { kind: 'none' };
+    const words: Condition = { kind: 'text', columns, words: [value], phrase: true, prefix: match.op === 'prefix' };
+    if (!field.keyword) return words;
+    return match.words ? { kind: 'or', children: [whole, words] } : whole;
+  });
+  return conditions.length === 1 ? conditions[0] : { kind: 'or', children: conditions };
+}
+
+/** `pii` for a tag field means `urn:li:tag:pii`; a value that is a URN already stays as it is. */
+function urnForms(field: SearchField, value: string, op: StringOp): string[] {
+  if (value.startsWith('urn:li:') || op === 'contains' || op === 'suffix') return [value];
+  return field.entityTypes.map((type) => `urn:li:${type}:${value}`);
+}
+
+function propertyCondition(property: { urn: string; valueType: string }, match: Match, name: string): Condition {
+  const field = property.urn;
+  if (match.op === 'exists') return { kind: 'exists', field };
+  const numeric = property.valueType === NUMBER_TYPE;
+  const date = property.valueType === DATE_TYPE;
+  if ('values' in match) {
+    if (numeric && match.op === 'eq') {
+      const children = match.values.map((v): Condition => ({ kind: 'number', field, op: 'eq', value: number(name, v) }));
+      return children.length === 1 ? children[0] : { kind: 'or', children };
+    }
+    if (numeric) throw new ValidationError(`${name}: a number property compares with =, <, <=, > or >=`);
+    return { kind: 'term', field, op: match.op, values: match.values };
+  }
+  if (numeric) return { kind: 'number', field, op: match.op, value: number(name, match.value) };
+  if (date) return { kind: 'number', field, op: match.op, value: instant(name, match.value) };
+  return { kind: 'term', field, op: match.op, values: [match.value] };
+}
+
+function number(field: string, text: string): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(value)) throw new ValidationError(`${field}: expected a number, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** A date (`2024-05-01`, an ISO instant) or epoch millis. */
+function instant(field: string, text: string): number {
+  const trimmed = text.trim();
+  if (/^\d{9,}$/.test(trimmed)) return Number(trimmed);
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? Date.parse(`${trimmed}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T/.test(trimmed) ? Date.parse(trimmed) : NaN;
+  if (Number.isNaN(time)) throw new ValidationError(`${field}: expected a date (YYYY-MM-DD) or epoch milliseconds, got ${JSON.stringify(text)}`);
+  return time;
+}

@@ -1,0 +1,98 @@
+import { ValidationError } from '../errors.js';
+import type { EntitySpec, Registry } from '../registry/registry.js';
+import type { Reader } from '../read/read.js';
+import type { Condition, SearchResult, SortOrder } from '../store/search-types.js';
+import type { Store } from '../store/store.js';
+import { filterCondition, queryCondition } from './criteria.js';
+import type { SearchFields } from './fields.js';
+import { parseQuery } from './query-string.js';
+import { FieldResolver } from './resolve.js';
+import { decodeScrollId, encodeScrollId } from './scroll.js';
+
+export interface SearchRequest {
+  /** Entity type names; all types when absent. */
+  types?: readonly string[];
+  /** The query language (see query-string.ts); `*` or absent: everything. */
+  query?: string;
+  /** A scroll body's filter (see criteria.ts). */
+  filter?: unknown;
+  /** Absent: by relevance when the query has free words, else by URN. */
+  sort?: { field: string; order: SortOrder };
+  scrollId?: string;
+  count: number;
+  includeSoftDelete: boolean;
+  facets?: readonly string[];
+}
+
+export interface SearchPage {
+  urns: string[];
+  scrollId?: string;
+  totalCount: number;
+  facets: SearchResult['facets'];
+}
+
+/** Search over the index: a query and filters resolved to conditions, answered a page at a time. */
+export class SearchService {
+  constructor(
+    private readonly registry: Registry,
+    private readonly fields: SearchFields,
+    private readonly reader: Reader,
+    private readonly store: Store,
+  ) {}
+
+  async search(request: SearchRequest): Promise<SearchPage> {
+    const types = this.types(request.types);
+    const resolver = new FieldResolver(this.fields, this.reader);
+    const query = await queryCondition(parseQuery(request.query ?? '*'), resolver);
+    const filter = await filterCondition(request.filter, resolver);
+    const condition: Condition = filter.kind === 'all' ? query.condition : query.condition.kind === 'all' ? filter : { kind: 'and', children: [query.condition, filter] };
+    const facets = await Promise.all((request.facets ?? []).map((f) => resolver.indexField(f, 'facet')));
+
+    const byRelevance = !request.sort && query.rankWords.length > 0;
+    const sortField = request.sort ? await resolver.indexField(request.sort.field, 'sort') : byRelevance ? 'relevance' : 'urn';
+    const order = request.sort?.order ?? (byRelevance ? 'DESCENDING' : 'ASCENDING');
+    const sortKey = `${sortField}:${order}`;
+    const result = await this.store.search({
+      types: types.map((t) => ({ name: t.name, keyAspect: t.keyAspect.name })),
+      condition,
+      // Asking about `removed` is asking to see removed entities.
+      includeRemoved: request.includeSoftDelete || mentions(condition, 'removed'),
+      sort: { by: sortField, order },
+      rankWords: query.rankWords,
+      after: decodeScrollId(request.scrollId, sortKey),
+      count: request.count,
+      facets,
+    });
+    return {
+      urns: result.urns,
+      ...(result.next ? { scrollId: encodeScrollId(sortKey, result.next) } : {}),
+      totalCount: result.total,
+      // Facets are answered under the names they were asked by.
+      facets: result.facets.map((f, i) => ({ field: request.facets![i], aggregations: f.aggregations })),
+    };
+  }
+
+  private types(names: readonly string[] | undefined): EntitySpec[] {
+    if (!names || names.length === 0) return this.registry.entityTypes();
+    return [...new Set(names)].map((name) => {
+      const spec = this.registry.entityType(name);
+      if (!spec) throw new ValidationError(`Unknown entity type ${name}`);
+      return spec;
+    });
+  }
+}
+
+function mentions(condition: Condition, field: string): boolean {
+  switch (condition.kind) {
+    case 'and':
+    case 'or':
+      return condition.children.some((c) => mentions(c, field));
+    case 'not':
+      return mentions(condition.child, field);
+    case 'term':
+    case 'exists':
+      return condition.field === field;
+    default:
+      return false;
+  }
+}

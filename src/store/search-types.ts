@@ -1,0 +1,92 @@
+/**
+ * The search index as the store sees it: what the write path asks it to change, and the resolved
+ * queries the search service asks it to answer. Both are store-neutral; each store turns them into
+ * its own tables and SQL (SQLite: FTS5 and narrow keyword and number tables).
+ */
+
+/** The full-text columns of the index. */
+export type TextColumn = 'name' | 'qualifiedName' | 'description' | 'fieldPaths' | 'keywords';
+export const TEXT_COLUMNS: readonly TextColumn[] = ['name', 'qualifiedName', 'description', 'fieldPaths', 'keywords'];
+
+/** What one aspect contributes to its entity's index entries. */
+export interface AspectIndex {
+  /** Exact values by field (keyword fields, lower-cased names, structured-property strings). */
+  terms: Array<[field: string, value: string]>;
+  /** Numeric values by field (structured-property numbers and dates as epoch millis). */
+  numbers: Array<[field: string, value: number]>;
+  /** The aspect's full-text document, by column (absent: it has none). */
+  text?: Partial<Record<TextColumn, string>>;
+}
+
+/**
+ * A change of one aspect's index entries, written in the same transaction as the aspect: only
+ * what differs between its old and new entries.
+ */
+export interface IndexWrite {
+  urn: string;
+  aspect: string;
+  removeTerms: Array<[string, string]>;
+  addTerms: Array<[string, string]>;
+  removeNumbers: Array<[string, number]>;
+  addNumbers: Array<[string, number]>;
+  /** The new full-text document: null removes it, undefined leaves it as it is. */
+  text?: Partial<Record<TextColumn, string>> | null;
+}
+
+export type StringOp = 'eq' | 'prefix' | 'suffix' | 'contains';
+export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte';
+
+/** A resolved condition on entities: fields are index fields, values are what is stored. */
+export type Condition =
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | { kind: 'and' | 'or'; children: Condition[] }
+  | { kind: 'not'; child: Condition }
+  /** The entity's own URN. */
+  | { kind: 'urn'; op: StringOp; values: string[] }
+  /** A keyword field: any stored value matching any given one. */
+  | { kind: 'term'; field: string; op: StringOp | CompareOp; values: string[] }
+  | { kind: 'number'; field: string; op: 'eq' | CompareOp; value: number }
+  /** The field has some value. */
+  | { kind: 'exists'; field: string }
+  /**
+   * Full text: every word in one of the columns (all when absent) of some aspect of the entity;
+   * as a phrase, the words in sequence within one column. `prefix` makes the last word a prefix.
+   */
+  | { kind: 'text'; columns?: TextColumn[]; words: string[]; phrase: boolean; prefix: boolean };
+
+export type SortOrder = 'ASCENDING' | 'DESCENDING';
+
+/** Where a page starts: after this sort key (see SearchQuery.sort). */
+export interface Keyset {
+  /** The sort value of the last entity of the previous page (null: it had none; a score for relevance). */
+  value?: string | number | null;
+  urn: string;
+}
+
+export interface SearchQuery {
+  /** Entity types searched (their key aspects name them). */
+  types: ReadonlyArray<{ name: string; keyAspect: string }>;
+  condition: Condition;
+  /** Entities with status.removed = true are left out unless asked for. */
+  includeRemoved: boolean;
+  /**
+   * `urn` (default), a sortable keyword field, or `relevance`: free words score an entity by the
+   * columns they match in (names above keywords above descriptions), then URN order.
+   */
+  sort: { by: 'urn' | 'relevance' | string; order: SortOrder };
+  /** Free words that rank the results when sorting by relevance. */
+  rankWords?: string[];
+  after?: Keyset;
+  count: number;
+  /** Keyword fields (or `entity`, for entity types) to count values of, over the whole result. */
+  facets: string[];
+}
+
+export interface SearchResult {
+  urns: string[];
+  /** The sort key of the last URN, when more may follow. */
+  next?: Keyset;
+  total: number;
+  facets: Array<{ field: string; aggregations: Record<string, number> }>;
+}
