@@ -139,6 +139,22 @@ async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} did not answer within 30 s`);
 }
 
+/**
+ * A urnbase server on its own data dir, with authentication on (requests send authHeaders()),
+ * for benchmarks that drive it themselves. `stop` ends it with SIGTERM, as an operator would.
+ */
+export async function startUrnbase(dataDir: string, extraArgs: string[] = []): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = start(
+    'urnbase',
+    [URNBASE_MAIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', '--auth', 'true', ...extraArgs],
+    { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN_SECRET },
+  );
+  await waitUntilUp(`${base}/health`, child);
+  return { base, stop: () => stop(child) };
+}
+
 // ---------------------------------------------------------------- workload
 
 export const DATASETS = 1000;

@@ -1,16 +1,18 @@
 import { ValidationError } from '../errors.js';
 import { isRecord } from '../json.js';
-import type { Condition } from '../store/search-types.js';
+import type { Condition, TextCondition } from '../store/search-types.js';
 import type { QueryNode } from './query-string.js';
 import { freeText, type FieldResolver, type Match } from './resolve.js';
 
-/** A parsed query string as a condition, with the free words that rank its results. */
-export async function queryCondition(node: QueryNode, fields: FieldResolver): Promise<{ condition: Condition; rankWords: string[] }> {
-  const condition = await fromQuery(node, fields);
-  // Only words every result must contain can rank it: the free words of the top-level AND.
+/**
+ * A parsed query string as the conditions all results meet, among them the free words that rank
+ * the results (only words every result contains can rank it: the free words of the top-level AND).
+ */
+export async function queryConditions(node: QueryNode, fields: FieldResolver): Promise<{ conditions: Condition[]; rank: TextCondition[] }> {
   const conjuncts = node.kind === 'and' ? node.children : [node];
-  const rankWords = conjuncts.flatMap((c) => ((c.kind === 'term' || c.kind === 'phrase') && c.field === undefined ? [c.value] : []));
-  return { condition, rankWords };
+  const conditions = await Promise.all(conjuncts.map((c) => fromQuery(c, fields)));
+  const rank = conditions.filter((c, i): c is TextCondition => c.kind === 'text' && (conjuncts[i].kind === 'term' || conjuncts[i].kind === 'phrase'));
+  return { conditions: conditions.filter((c) => c.kind !== 'all'), rank };
 }
 
 async function fromQuery(node: QueryNode, fields: FieldResolver): Promise<Condition> {

@@ -61,14 +61,14 @@ export class SearchDocuments {
   }
 
   /** The write that turns an aspect's old entries into its new ones; undefined when they are the same. */
-  write(urn: string, aspect: string, before: AspectIndex, after: AspectIndex): IndexWrite | undefined {
+  write(urn: string, entity: EntitySpec, aspect: string, before: AspectIndex, after: AspectIndex): IndexWrite | undefined {
     const [removeTerms, addTerms] = difference(before.terms, after.terms);
     const [removeNumbers, addNumbers] = difference(before.numbers, after.numbers);
     const beforeText = JSON.stringify(before.text ?? null);
     const afterText = JSON.stringify(after.text ?? null);
     const text = beforeText === afterText ? undefined : (after.text ?? null);
     if (removeTerms.length + addTerms.length + removeNumbers.length + addNumbers.length === 0 && text === undefined) return undefined;
-    return { urn, aspect, removeTerms, addTerms, removeNumbers, addNumbers, ...(text === undefined ? {} : { text }) };
+    return { urn, aspect, keyAspect: entity.keyAspect.name, removeTerms, addTerms, removeNumbers, addNumbers, ...(text === undefined ? {} : { text }) };
   }
 }
 

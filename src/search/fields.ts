@@ -16,6 +16,8 @@ export interface SearchField {
   /** Text fields that also keep their whole value (lower-cased) as a keyword, for exact and prefix matches and sorting. */
   keyword: boolean;
   sortable: boolean;
+  /** An entity has at most one value of it (its source is a single value, not a list). */
+  single: boolean;
   /** For URN fields: the entity types of the URNs, so `tags:pii` can mean `urn:li:tag:pii`. */
   entityTypes: string[];
   /** Where the field's words go in the full-text index. */
@@ -24,7 +26,7 @@ export interface SearchField {
 
 interface SearchFile {
   version: number;
-  fields: Record<string, { type: FieldType; keyword?: boolean; sortable?: boolean; entityTypes?: string[] }>;
+  fields: Record<string, { type: FieldType; keyword?: boolean; sortable?: boolean; single?: boolean; entityTypes?: string[] }>;
   sources: Record<string, Record<string, string>>;
 }
 
@@ -50,6 +52,7 @@ export class SearchFields {
         type: f.type,
         keyword: f.type !== 'text' || f.keyword === true,
         sortable: f.sortable === true,
+        single: f.single === true,
         entityTypes: f.entityTypes ?? [],
         column: TEXT_COLUMN[name] ?? 'keywords',
       });

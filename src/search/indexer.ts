@@ -47,7 +47,7 @@ export class SearchIndexer {
         this.documents.entries(entity, aspect, before, valueTypes),
         this.documents.entries(entity, aspect, after, valueTypes),
       ]);
-      const write = this.documents.write(urn, aspect, old, next);
+      const write = this.documents.write(urn, entity, aspect, old, next);
       if (write) writes.push(write);
     }
     return writes;
@@ -82,7 +82,7 @@ export class SearchIndexer {
         for (const row of rows) {
           const entity = this.registry.entityType(parseUrn(row.urn).entityType);
           if (!entity || !entity.aspects.has(aspect)) continue;
-          const write = this.documents.write(row.urn, aspect, empty, await this.documents.entries(entity, aspect, row.value, valueTypes));
+          const write = this.documents.write(row.urn, entity, aspect, empty, await this.documents.entries(entity, aspect, row.value, valueTypes));
           if (write) index.push(write);
         }
         if (index.length > 0) await store.commit({ writes: [], events: [], index });

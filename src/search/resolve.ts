@@ -18,13 +18,20 @@ import type { SearchField, SearchFields } from './fields.js';
  */
 export type Match = { op: StringOp; values: string[]; words?: boolean } | { op: CompareOp; value: string } | { op: 'exists' };
 
+interface Property {
+  urn: string;
+  valueType: string;
+  /** Cardinality SINGLE: at most one value per entity. */
+  single: boolean;
+}
+
 const NUMBER_TYPE = 'urn:li:dataType:datahub.number';
 const DATE_TYPE = 'urn:li:dataType:datahub.date';
 const PROPERTY_PREFIX = 'structuredProperties.';
 
 export class FieldResolver {
   /** Properties resolved so far in this request, by the name used. */
-  private readonly properties = new Map<string, { urn: string; valueType: string }>();
+  private readonly properties = new Map<string, Property>();
 
   constructor(
     private readonly fields: SearchFields,
@@ -63,7 +70,7 @@ export class FieldResolver {
    * A structured property by qualified name, or by DataHub's form with `_` for `.`
    * (`io_acryl_privacy`). A soft-deleted one may not be searched on.
    */
-  private async property(name: string): Promise<{ urn: string; valueType: string }> {
+  private async property(name: string): Promise<Property> {
     const known = this.properties.get(name);
     if (known) return known;
     const aspects = new Set(['propertyDefinition', 'status']);
@@ -83,7 +90,7 @@ export class FieldResolver {
     const definition = found?.aspects.get('propertyDefinition')?.value as PropertyDefinition | undefined;
     if (!definition) throw new ValidationError(`Unknown structured property ${PROPERTY_PREFIX}${name}`);
     if (isSoftDeleted(found?.aspects.get('status')?.value)) throw new ValidationError(`Cannot filter on deleted Structured Property [${urn}]`);
-    const property = { urn, valueType: definition.valueType };
+    const property = { urn, valueType: definition.valueType, single: (definition.cardinality ?? 'SINGLE') === 'SINGLE' };
     this.properties.set(name, property);
     return property;
   }
@@ -110,7 +117,7 @@ function fieldCondition(field: SearchField, match: Match): Condition {
       const values = match.values.map((v) => v.toLowerCase());
       if (!values.every((v) => v === 'true' || v === 'false')) throw new ValidationError(`${field.name}: expected true or false, got ${match.values.join(', ')}`);
       // An entity without the aspect counts as false (status.removed defaults to false).
-      const isTrue: Condition = { kind: 'term', field: field.name, op: 'eq', values: ['true'] };
+      const isTrue: Condition = { kind: 'term', field: field.name, op: 'eq', values: ['true'], unique: true };
       if (values.includes('true') && values.includes('false')) return { kind: 'all' };
       return values.includes('true') ? isTrue : { kind: 'not', child: isTrue };
     }
@@ -119,7 +126,7 @@ function fieldCondition(field: SearchField, match: Match): Condition {
       if (match.op === 'exists') return { kind: 'exists', field: field.name };
       if (!('values' in match)) throw new ValidationError(`${field.name}: ranges are not supported`);
       const values = field.type === 'urn' ? match.values.flatMap((v) => urnForms(field, v, match.op)) : match.values;
-      return { kind: 'term', field: field.name, op: match.op, values };
+      return { kind: 'term', field: field.name, op: match.op, values, unique: field.single };
     }
   }
 }
@@ -135,10 +142,10 @@ function textCondition(field: SearchField, match: Match): Condition {
   }
   if (!('values' in match)) {
     if (!field.keyword) throw new ValidationError(`${field.name}: ranges are not supported on text`);
-    return { kind: 'term', field: field.name, op: match.op, values: [match.value.toLowerCase()] };
+    return { kind: 'term', field: field.name, op: match.op, values: [match.value.toLowerCase()], unique: field.single };
   }
   const conditions = match.values.map((value): Condition => {
-    const whole: Condition = { kind: 'term', field: field.name, op: match.op, values: [value.toLowerCase()] };
+    const whole: Condition = { kind: 'term', field: field.name, op: match.op, values: [value.toLowerCase()], unique: field.single };
     if (match.op === 'suffix') return field.keyword ? whole : { kind: 'none' };
     const words: Condition = { kind: 'text', columns, words: [value], phrase: true, prefix: match.op === 'prefix' };
     if (!field.keyword) return words;
@@ -153,22 +160,23 @@ function urnForms(field: SearchField, value: string, op: StringOp): string[] {
   return field.entityTypes.map((type) => `urn:li:${type}:${value}`);
 }
 
-function propertyCondition(property: { urn: string; valueType: string }, match: Match, name: string): Condition {
+function propertyCondition(property: Property, match: Match, name: string): Condition {
   const field = property.urn;
+  const unique = property.single;
   if (match.op === 'exists') return { kind: 'exists', field };
   const numeric = property.valueType === NUMBER_TYPE;
   const date = property.valueType === DATE_TYPE;
   if ('values' in match) {
     if (numeric && match.op === 'eq') {
-      const children = match.values.map((v): Condition => ({ kind: 'number', field, op: 'eq', value: number(name, v) }));
+      const children = match.values.map((v): Condition => ({ kind: 'number', field, op: 'eq', value: number(name, v), unique }));
       return children.length === 1 ? children[0] : { kind: 'or', children };
     }
     if (numeric) throw new ValidationError(`${name}: a number property compares with =, <, <=, > or >=`);
-    return { kind: 'term', field, op: match.op, values: match.values };
+    return { kind: 'term', field, op: match.op, values: match.values, unique };
   }
-  if (numeric) return { kind: 'number', field, op: match.op, value: number(name, match.value) };
-  if (date) return { kind: 'number', field, op: match.op, value: instant(name, match.value) };
-  return { kind: 'term', field, op: match.op, values: [match.value] };
+  if (numeric) return { kind: 'number', field, op: match.op, value: number(name, match.value), unique };
+  if (date) return { kind: 'number', field, op: match.op, value: instant(name, match.value), unique };
+  return { kind: 'term', field, op: match.op, values: [match.value], unique };
 }
 
 function number(field: string, text: string): number {

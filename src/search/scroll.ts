@@ -8,7 +8,7 @@ import type { Keyset } from '../store/search-types.js';
  * own sort value does not change).
  */
 export function encodeScrollId(sort: string, keyset: Keyset): string {
-  const body = { s: sort, a: keyset.urn, ...(keyset.value === undefined ? {} : { v: keyset.value }) };
+  const body = { s: sort, a: keyset.urn, ...(keyset.value === undefined ? {} : { v: keyset.value }), ...(keyset.id === undefined ? {} : { i: keyset.id }) };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
@@ -21,13 +21,13 @@ export function decodeScrollId(scrollId: string | undefined, sort: string): Keys
   } catch {
     throw new ValidationError(`Invalid scrollId: ${scrollId}`);
   }
-  const { s, a, v, after } = (decoded ?? {}) as { s?: unknown; a?: unknown; v?: unknown; after?: unknown };
+  const { s, a, v, i, after } = (decoded ?? {}) as { s?: unknown; a?: unknown; v?: unknown; i?: unknown; after?: unknown };
   // Scroll ids of earlier versions carried only the last URN, in URN order.
   if (s === undefined && typeof after === 'string' && after.startsWith('urn:li:') && sort === 'urn:ASCENDING') return { urn: after };
   const valueOk = v === undefined || v === null || typeof v === 'string' || typeof v === 'number';
-  if (typeof s !== 'string' || typeof a !== 'string' || !a.startsWith('urn:li:') || !valueOk) {
+  if (typeof s !== 'string' || typeof a !== 'string' || !a.startsWith('urn:li:') || !valueOk || (i !== undefined && !Number.isInteger(i))) {
     throw new ValidationError(`Invalid scrollId: ${scrollId}`);
   }
   if (s !== sort) throw new ValidationError(`Invalid scrollId: it continues a scroll sorted by ${s}, not ${sort}`);
-  return { urn: a, ...(v === undefined ? {} : { value: v as string | number | null }) };
+  return { urn: a, ...(v === undefined ? {} : { value: v as string | number | null }), ...(i === undefined ? {} : { id: i as number }) };
 }

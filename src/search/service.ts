@@ -3,7 +3,7 @@ import type { EntitySpec, Registry } from '../registry/registry.js';
 import type { Reader } from '../read/read.js';
 import type { Condition, SearchResult, SortOrder } from '../store/search-types.js';
 import type { Store } from '../store/store.js';
-import { filterCondition, queryCondition } from './criteria.js';
+import { filterCondition, queryConditions } from './criteria.js';
 import type { SearchFields } from './fields.js';
 import { parseQuery } from './query-string.js';
 import { FieldResolver } from './resolve.js';
@@ -43,12 +43,13 @@ export class SearchService {
   async search(request: SearchRequest): Promise<SearchPage> {
     const types = this.types(request.types);
     const resolver = new FieldResolver(this.fields, this.reader);
-    const query = await queryCondition(parseQuery(request.query ?? '*'), resolver);
+    const query = await queryConditions(parseQuery(request.query ?? '*'), resolver);
     const filter = await filterCondition(request.filter, resolver);
-    const condition: Condition = filter.kind === 'all' ? query.condition : query.condition.kind === 'all' ? filter : { kind: 'and', children: [query.condition, filter] };
+    const all = [...query.conditions, ...(filter.kind === 'all' ? [] : [filter])];
+    const condition: Condition = all.length === 0 ? { kind: 'all' } : all.length === 1 ? all[0] : { kind: 'and', children: all };
     const facets = await Promise.all((request.facets ?? []).map((f) => resolver.indexField(f, 'facet')));
 
-    const byRelevance = !request.sort && query.rankWords.length > 0;
+    const byRelevance = !request.sort && query.rank.length > 0;
     const sortField = request.sort ? await resolver.indexField(request.sort.field, 'sort') : byRelevance ? 'relevance' : 'urn';
     const order = request.sort?.order ?? (byRelevance ? 'DESCENDING' : 'ASCENDING');
     const sortKey = `${sortField}:${order}`;
@@ -58,7 +59,7 @@ export class SearchService {
       // Asking about `removed` is asking to see removed entities.
       includeRemoved: request.includeSoftDelete || mentions(condition, 'removed'),
       sort: { by: sortField, order },
-      rankWords: query.rankWords,
+      rank: query.rank,
       after: decodeScrollId(request.scrollId, sortKey),
       count: request.count,
       facets,

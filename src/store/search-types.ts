@@ -25,6 +25,8 @@ export interface AspectIndex {
 export interface IndexWrite {
   urn: string;
   aspect: string;
+  /** The entity's key aspect: its row's id numbers the entity's full-text document. */
+  keyAspect: string;
   removeTerms: Array<[string, string]>;
   addTerms: Array<[string, string]>;
   removeNumbers: Array<[string, number]>;
@@ -36,7 +38,11 @@ export interface IndexWrite {
 export type StringOp = 'eq' | 'prefix' | 'suffix' | 'contains';
 export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte';
 
-/** A resolved condition on entities: fields are index fields, values are what is stored. */
+/**
+ * A resolved condition on entities: fields are index fields, values are what is stored. `unique`:
+ * an entity has at most one value of the field (a name, a single-valued property), so entities
+ * are counted by counting values.
+ */
 export type Condition =
   | { kind: 'all' }
   | { kind: 'none' }
@@ -45,15 +51,23 @@ export type Condition =
   /** The entity's own URN. */
   | { kind: 'urn'; op: StringOp; values: string[] }
   /** A keyword field: any stored value matching any given one. */
-  | { kind: 'term'; field: string; op: StringOp | CompareOp; values: string[] }
-  | { kind: 'number'; field: string; op: 'eq' | CompareOp; value: number }
+  | { kind: 'term'; field: string; op: StringOp | CompareOp; values: string[]; unique?: boolean }
+  | { kind: 'number'; field: string; op: 'eq' | CompareOp; value: number; unique?: boolean }
   /** The field has some value. */
   | { kind: 'exists'; field: string }
-  /**
-   * Full text: every word in one of the columns (all when absent) of some aspect of the entity;
-   * as a phrase, the words in sequence within one column. `prefix` makes the last word a prefix.
-   */
-  | { kind: 'text'; columns?: TextColumn[]; words: string[]; phrase: boolean; prefix: boolean };
+  | TextCondition;
+
+/**
+ * Full text: every word in one of the columns (all text columns when absent) of the entity's
+ * text; as a phrase, the words in sequence within one column. `prefix` makes the last word a prefix.
+ */
+export interface TextCondition {
+  kind: 'text';
+  columns?: TextColumn[];
+  words: string[];
+  phrase: boolean;
+  prefix: boolean;
+}
 
 export type SortOrder = 'ASCENDING' | 'DESCENDING';
 
@@ -62,6 +76,8 @@ export interface Keyset {
   /** The sort value of the last entity of the previous page (null: it had none; a score for relevance). */
   value?: string | number | null;
   urn: string;
+  /** For relevance: the store's id of the last entity (ties are in id order). */
+  id?: number;
 }
 
 export interface SearchQuery {
@@ -71,12 +87,11 @@ export interface SearchQuery {
   /** Entities with status.removed = true are left out unless asked for. */
   includeRemoved: boolean;
   /**
-   * `urn` (default), a sortable keyword field, or `relevance`: free words score an entity by the
-   * columns they match in (names above keywords above descriptions), then URN order.
+   * `urn` (default), a sortable keyword field, or `relevance`: the `rank` conditions (free words,
+   * conjuncts of `condition`) score each entity by how well its names match them.
    */
   sort: { by: 'urn' | 'relevance' | string; order: SortOrder };
-  /** Free words that rank the results when sorting by relevance. */
-  rankWords?: string[];
+  rank?: TextCondition[];
   after?: Keyset;
   count: number;
   /** Keyword fields (or `entity`, for entity types) to count values of, over the whole result. */

@@ -109,23 +109,49 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    ALTER TABLE latest RENAME TO aspects;
    CREATE UNIQUE INDEX aspects_key ON aspects (urn, aspect);
    CREATE INDEX aspects_by_name ON aspects (aspect, urn);`,
-  // The search index, written in the same transactions as the aspects. Keyword values and numbers
-  // in narrow tables keyed (field, value, urn): a tag write touches a row or two. Full text in a
-  // contentless FTS5 table with one document per aspect, its rowid the aspect row's id.
+  // The search index, written in the same transactions as the aspects (see sqlite-index.ts).
   `CREATE TABLE search_terms (
      field TEXT NOT NULL,
      value TEXT NOT NULL,
      urn   TEXT NOT NULL,
      PRIMARY KEY (field, value, urn)
    ) WITHOUT ROWID;
+   CREATE INDEX search_terms_by_urn ON search_terms (urn, field);
    CREATE TABLE search_numbers (
      field TEXT NOT NULL,
      value REAL NOT NULL,
      urn   TEXT NOT NULL,
      PRIMARY KEY (field, value, urn)
    ) WITHOUT ROWID;
+   CREATE INDEX search_numbers_by_urn ON search_numbers (urn, field);
+   -- How many entities of a type have each value: counts of single-valued fields without scanning.
+   CREATE TABLE search_term_counts (
+     field TEXT NOT NULL,
+     type  TEXT NOT NULL,
+     value TEXT NOT NULL,
+     n     INTEGER NOT NULL,
+     PRIMARY KEY (field, type, value)
+   ) WITHOUT ROWID;
+   CREATE TABLE search_number_counts (
+     field TEXT NOT NULL,
+     type  TEXT NOT NULL,
+     value REAL NOT NULL,
+     n     INTEGER NOT NULL,
+     PRIMARY KEY (field, type, value)
+   ) WITHOUT ROWID;
+   -- Each aspect's text; an entity's full-text document (rowid: its key aspect row's id) joins them.
+   CREATE TABLE search_docs (
+     entity        INTEGER NOT NULL,
+     aspect        TEXT    NOT NULL,
+     name          TEXT,
+     qualifiedName TEXT,
+     description   TEXT,
+     fieldPaths    TEXT,
+     keywords      TEXT,
+     PRIMARY KEY (entity, aspect)
+   ) WITHOUT ROWID;
    CREATE VIRTUAL TABLE search_text USING fts5(
-     name, qualifiedName, description, fieldPaths, keywords,
+     type, name, qualifiedName, description, fieldPaths, keywords,
      content = '', contentless_delete = 1, prefix = '2 3', tokenize = 'unicode61 remove_diacritics 2'
    );
    CREATE TABLE search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,

@@ -1,29 +1,24 @@
 import type Database from 'better-sqlite3';
-import type { Condition, Keyset, SearchQuery, SearchResult, StringOp, TextColumn } from './search-types.js';
+import type { Condition, Keyset, SearchQuery, SearchResult, TextCondition } from './search-types.js';
+import { fastCountSql, lower, marks, probe, REMOVED, removedCountSql, Scope, set, textExpression, type Node, type Param } from './sqlite-search-sql.js';
 
 /**
- * Answers search queries from the SQLite index: every condition becomes a query for the set of
- * URNs it holds for (each URN once), and sets combine with IN, NOT IN and UNION. Pages are keyset
- * pages: `urn > last` in URN order, `(value, urn) > last` for a field, `(score, urn)` for relevance.
+ * Answers search queries from the SQLite index (see sqlite-index.ts for what it holds, and
+ * sqlite-search-sql.ts for how conditions compile). The total is counted first, from per-value
+ * counts where the index has them; it decides how the page is found:
+ * - few results: they are read whole and sorted;
+ * - many: entities are walked in sort order and each is probed, so a page costs about its length
+ *   divided by the share of entities that match, not the size of the result.
+ * Pages are keyset pages: after the last URN, (value, URN) for a field, (score, entity id) for
+ * relevance; entities that exist throughout a scroll are seen once whatever else is written.
  */
 
-type Param = string | number;
-
-interface Sql {
-  sql: string;
-  params: Param[];
-}
-
-/** The highest code point: `value < prefix + MAX` bounds a prefix range. */
-const MAX = '\u{10FFFF}';
+/** Up to this many results are read whole to sort; beyond, the walk in sort order is cheaper. */
+const FEW = 5000;
 const FACET_LIMIT = 100;
+const NAMES = ['name', 'qualifiedName'] as const;
 
-/** Column groups that rank a free word, best first: a word in a name counts most. */
-const RANKS: ReadonlyArray<[TextColumn[], number]> = [
-  [['name', 'qualifiedName'], 4],
-  [['keywords'], 2],
-  [['description', 'fieldPaths'], 1],
-];
+type Row = { urn: string; value?: string | number | null; id?: number };
 
 export class SqliteSearch {
   private readonly statements = new Map<string, Database.Statement>();
@@ -31,104 +26,186 @@ export class SqliteSearch {
   constructor(private readonly db: Database.Database) {}
 
   search(query: SearchQuery): SearchResult {
-    const scope = new Scope(query.types);
-    let set = compile(query.condition, scope);
-    if (!query.includeRemoved) {
-      set = { sql: `SELECT urn FROM (${set.sql}) WHERE urn NOT IN (${scope.removed()})`, params: [...set.params, ...scope.removedParams()] };
-    }
-    const total = this.get<number>(`SELECT count(*) FROM (${set.sql})`, set.params);
-    const page = this.page(query, set, scope);
-    const facets = query.facets.map((field) => ({ field, aggregations: this.facet(field, set) }));
-    return { ...page, total, facets };
-  }
-
-  private page(query: SearchQuery, set: Sql, scope: Scope): Pick<SearchResult, 'urns' | 'next'> {
+    const scope = new Scope(query.types, query.includeRemoved);
+    const node = lower(query.condition);
+    const total = this.count(node, scope);
     const { by, order } = query.sort;
+    const desc = order === 'DESCENDING';
     const limit = query.count + 1;
-    let rows: Array<{ urn: string; value?: string | number | null }>;
-    if (by === 'urn') rows = this.byUrn(set, order, query.after, limit);
-    else if (by === 'relevance') rows = this.byRelevance(set, query.rankWords ?? [], scope, query.after, limit);
-    else rows = this.byField(set, by, order, query.after, limit);
-    const more = rows.length > query.count;
+    let rows: Row[];
+    if (by === 'urn') rows = this.byUrn(node, scope, desc, query.after, limit, total);
+    else if (by === 'relevance') rows = this.byRelevance(query, scope, limit);
+    else rows = this.byField(node, scope, by, desc, query.after, limit, total);
     const page = rows.slice(0, query.count);
     const last = page[page.length - 1];
-    return { urns: page.map((r) => r.urn), ...(more && last ? { next: { urn: last.urn, ...(by === 'urn' ? {} : { value: last.value ?? null }) } } : {}) };
+    const next: Keyset | undefined = rows.length > query.count && last ? { urn: last.urn, ...(by === 'urn' ? {} : { value: last.value ?? null }), ...(last.id === undefined ? {} : { id: last.id }) } : undefined;
+    const facets = query.facets.map((field) => ({ field, aggregations: this.facet(field, node, scope, total) }));
+    return { urns: page.map((r) => r.urn), ...(next ? { next } : {}), total, facets };
   }
 
-  private byUrn(set: Sql, order: string, after: Keyset | undefined, limit: number) {
-    const desc = order === 'DESCENDING';
-    const where = after ? `WHERE urn ${desc ? '<' : '>'} ?` : '';
-    return this.all<{ urn: string }>(`SELECT urn FROM (${set.sql}) ${where} ORDER BY urn ${desc ? 'DESC' : ''} LIMIT ?`, [
-      ...set.params,
-      ...(after ? [after.urn] : []),
-      limit,
-    ]);
+  // ------------------------------------------------------------------ counting
+
+  /** Entities in scope for which the condition holds (removed ones left out unless included). */
+  private count(node: Node, scope: Scope): number {
+    const params: Param[] = [];
+    const n = this.get<number>(this.countSql(node, scope, params), params);
+    const anyRemoved: Param[] = [];
+    if (scope.includeRemoved || this.get<number>(removedCountSql(scope, anyRemoved), anyRemoved) === 0) return n;
+    // Removed entities are few: each is probed.
+    const removed: Param[] = [];
+    const sql = `SELECT count(*) FROM search_terms r WHERE ${REMOVED} AND ${scope.range('r.urn', removed)} AND ${probe(node, 'r.urn', scope, removed, true)}`;
+    return n - this.get<number>(sql, removed);
   }
 
-  /** Entities with a value first, in (value, urn) order; then those without one, in URN order. */
-  private byField(set: Sql, field: string, order: string, after: Keyset | undefined, limit: number) {
-    const desc = order === 'DESCENDING';
-    const rows: Array<{ urn: string; value: string | null }> = [];
-    if (!after || after.value !== null) {
-      const from = after ? `AND (value, urn) ${desc ? '<' : '>'} (?, ?)` : '';
-      rows.push(
-        ...this.all<{ urn: string; value: string }>(
-          `SELECT value, urn FROM search_terms WHERE field = ? ${from} AND urn IN (${set.sql})
-            ORDER BY value ${desc ? 'DESC' : ''}, urn ${desc ? 'DESC' : ''} LIMIT ?`,
-          [field, ...(after ? [String(after.value), after.urn] : []), ...set.params, limit],
-        ),
-      );
+  /** From counts where the index has them; a conjunction walks its smallest part and probes the others. */
+  private countSql(node: Node, scope: Scope, params: Param[]): string {
+    const fast = fastCountSql(node, scope, params);
+    if (fast !== undefined) return fast;
+    if (node.kind === 'and') {
+      const positive = node.children.filter((child) => child.kind !== 'not');
+      const counted = positive.map((child) => ({ child, n: this.fastCount(child, scope) })).filter((x) => x.n !== undefined);
+      const driver = counted.sort((a, b) => a.n! - b.n!)[0]?.child ?? positive[0];
+      if (driver) {
+        const from = set(driver, scope, params);
+        const tests = node.children.filter((child) => child !== driver).map((child) => probe(child, 's.urn', scope, params));
+        return `SELECT count(*) FROM (${from}) s WHERE ${tests.join(' AND ') || '1'}`;
+      }
     }
-    if (rows.length < limit) {
-      const from = after?.value === null ? 'AND urn > ?' : '';
-      const without = this.all<{ urn: string }>(
-        `SELECT urn FROM (${set.sql}) WHERE urn NOT IN (SELECT urn FROM search_terms WHERE field = ?) ${from} ORDER BY urn LIMIT ?`,
-        [...set.params, field, ...(after?.value === null ? [after.urn] : []), limit - rows.length],
-      );
-      rows.push(...without.map((r) => ({ urn: r.urn, value: null })));
+    return `SELECT count(*) FROM (${set(node, scope, params)})`;
+  }
+
+  private fastCount(node: Node, scope: Scope): number | undefined {
+    const params: Param[] = [];
+    const sql = fastCountSql(node, scope, params);
+    return sql === undefined ? undefined : this.get<number>(sql, params);
+  }
+
+  // ------------------------------------------------------------------ pages
+
+  private byUrn(node: Node, scope: Scope, desc: boolean, after: Keyset | undefined, limit: number, total: number): Row[] {
+    const cmp = desc ? '<' : '>';
+    const dir = desc ? 'DESC' : '';
+    if (total <= FEW) {
+      const params: Param[] = [];
+      const from = set(node, scope, params);
+      const where = [scope.visible('s.urn'), ...(after ? [`s.urn ${cmp} ?`] : [])].join(' AND ');
+      if (after) params.push(after.urn);
+      params.push(limit);
+      return this.all(`SELECT s.urn FROM (${from}) s WHERE ${where} ORDER BY s.urn ${dir} LIMIT ?`, params);
+    }
+    // URNs of different types never interleave: walk type by type, in URN order.
+    const rows: Row[] = [];
+    const types = [...scope.types].sort((a, b) => (a.name < b.name ? -1 : 1));
+    if (desc) types.reverse();
+    for (const type of types) {
+      if (after && (desc ? after.urn < `urn:li:${type.name}:` : after.urn > `urn:li:${type.name};`)) continue;
+      const params: Param[] = [type.keyAspect];
+      const conditions: string[] = [];
+      if (after) {
+        conditions.push(`k.urn ${cmp} ?`);
+        params.push(after.urn);
+      }
+      conditions.push(probe(node, 'k.urn', scope, params), scope.visible('k.urn'));
+      params.push(limit - rows.length);
+      rows.push(...this.all<Row>(`SELECT k.urn FROM aspects k WHERE k.aspect = ? AND ${conditions.join(' AND ')} ORDER BY k.urn ${dir} LIMIT ?`, params));
+      if (rows.length >= limit) break;
     }
     return rows;
   }
 
-  /** By score (the sum of each free word's best column group), highest first, then URN. */
-  private byRelevance(set: Sql, words: readonly string[], scope: Scope, after: Keyset | undefined, limit: number) {
-    if (words.length === 0) return this.byUrn(set, 'ASCENDING', after, limit);
-    const joins: string[] = [];
-    const params: Param[] = [...set.params];
-    const scores = words.map((word, i) => {
-      const parts = RANKS.map(([columns, weight]) => {
-        params.push(ftsQuery(columns, [word], false, true));
-        return `SELECT rowid, ${weight} AS w FROM search_text WHERE search_text MATCH ?`;
-      });
-      joins.push(
-        `LEFT JOIN (SELECT a.urn, max(g.w) AS s FROM (${parts.join(' UNION ALL ')}) g JOIN aspects a ON a.id = g.rowid
-           WHERE ${scope.range('a.urn', params)} GROUP BY a.urn) w${i} ON w${i}.urn = s.urn`,
-      );
-      return `coalesce(w${i}.s, 0)`;
-    });
-    const scored = `SELECT s.urn, ${scores.join(' + ')} AS value FROM (${set.sql}) s ${joins.join(' ')}`;
-    const from = after ? 'WHERE value < ? OR (value = ? AND urn > ?)' : '';
-    if (after) params.push(Number(after.value), Number(after.value), after.urn);
-    params.push(limit);
-    // The set's parameters come first in the text, then the words' (joined after it).
-    return this.all<{ urn: string; value: number }>(`SELECT urn, value FROM (${scored}) ${from} ORDER BY value DESC, urn LIMIT ?`, params);
+  /** Entities with a value of the field first, in (value, URN) order; then those without one, in URN order. */
+  private byField(node: Node, scope: Scope, field: string, desc: boolean, after: Keyset | undefined, limit: number, total: number): Row[] {
+    const rows: Row[] = [];
+    const cmp = desc ? '<' : '>';
+    const dir = desc ? 'DESC' : '';
+    if (!after || after.value !== null) {
+      const params: Param[] = [];
+      let sql: string;
+      if (total <= FEW) {
+        const from = set(node, scope, params);
+        params.push(field);
+        const keyset = after ? `AND (t.value, s.urn) ${cmp} (?, ?)` : '';
+        if (after) params.push(String(after.value), after.urn);
+        sql = `SELECT t.value, s.urn FROM (${from}) s JOIN search_terms t ON t.urn = s.urn AND t.field = ?
+                WHERE ${scope.visible('s.urn')} ${keyset} ORDER BY t.value ${dir}, s.urn ${dir} LIMIT ?`;
+      } else {
+        params.push(field);
+        const keyset = after ? `AND (t.value, t.urn) ${cmp} (?, ?)` : '';
+        if (after) params.push(String(after.value), after.urn);
+        sql = `SELECT t.value, t.urn FROM search_terms t WHERE t.field = ? ${keyset} AND ${scope.range('t.urn', params)} AND ${probe(node, 't.urn', scope, params)}
+                AND ${scope.visible('t.urn')} ORDER BY t.value ${dir}, t.urn ${dir} LIMIT ?`;
+      }
+      params.push(limit);
+      rows.push(...this.all<Row>(sql, params));
+    }
+    if (rows.length < limit) {
+      const without: Node = { kind: 'and', children: [node, { kind: 'not', child: { kind: 'exists', field } }] };
+      const from = after?.value === null ? { urn: after.urn } : undefined;
+      rows.push(...this.byUrn(without, scope, false, from, limit - rows.length, total).map((r) => ({ urn: r.urn, value: null })));
+    }
+    return rows;
   }
 
-  private facet(field: string, set: Sql): Record<string, number> {
-    const rows =
-      field === 'entity'
-        ? this.all<{ value: string; n: number }>(
-            `SELECT substr(urn, 8, instr(substr(urn, 8), ':') - 1) AS value, count(*) AS n FROM (${set.sql}) GROUP BY value ORDER BY n DESC, value`,
-            set.params,
-          )
-        : this.all<{ value: string | number; n: number }>(
-            `SELECT value, count(*) AS n FROM (
-               SELECT value, urn FROM search_terms WHERE field = ? UNION ALL SELECT value, urn FROM search_numbers WHERE field = ?
-             ) WHERE urn IN (${set.sql}) GROUP BY value ORDER BY n DESC, value LIMIT ${FACET_LIMIT}`,
-            [field, field, ...set.params],
-          );
+  /**
+   * The rank words score each entity: 1 each, one more when it starts a word of the entity's name or
+   * qualified name, one more when it is a whole word there. Best first, then in the order the
+   * entities were created (their document ids). The score depends on the entity alone, so a scroll
+   * stays stable while other entities change; only the first page's rows are looked up by URN.
+   */
+  private byRelevance(query: SearchQuery, scope: Scope, limit: number): Row[] {
+    const rank = query.rank ?? [];
+    const params: Param[] = [];
+    const boosts = rank.flatMap((r) =>
+      [true, false].map((prefix) => {
+        params.push(scope.match(textExpression(NAMES, r.words, true, prefix)));
+        return `(t.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH ?))`;
+      }),
+    );
+    params.push(scope.match(rank.map((r) => `(${textExpression(r.columns, r.words, r.phrase, r.prefix)})`).join(' AND ')));
+    const urnOf = '(SELECT u.urn FROM aspects u WHERE u.id = t.rowid)';
+    const rest = probe(lower(withoutRank(query.condition, rank)), urnOf, scope, params);
+    const removed = scope.includeRemoved ? '' : `AND t.rowid NOT IN (${removedDocuments(scope, params)})`;
+    const after = query.after;
+    const keyset = after ? 'WHERE score < ? OR (score = ? AND id > ?)' : '';
+    if (after) params.push(Number(after.value), Number(after.value), after.id ?? 0);
+    params.push(limit);
+    const scored = this.all<{ id: number; score: number }>(
+      `SELECT id, score FROM (
+         SELECT t.rowid AS id, ${rank.length} + ${boosts.join(' + ') || 0} AS score FROM search_text t
+          WHERE t.search_text MATCH ? AND ${rest} ${removed}
+       ) ${keyset} ORDER BY score DESC, id LIMIT ?`,
+      params,
+    );
+    const urns = new Map(
+      this.all<{ id: number; urn: string }>(`SELECT id, urn FROM aspects WHERE id IN (${marks(scored.length)})`, scored.map((r) => r.id)).map((r) => [r.id, r.urn]),
+    );
+    return scored.flatMap((r) => (urns.has(r.id) ? [{ urn: urns.get(r.id)!, value: r.score, id: r.id }] : []));
+  }
+
+  // ------------------------------------------------------------------ facets
+
+  private facet(field: string, node: Node, scope: Scope, total: number): Record<string, number> {
+    if (field === 'entity') {
+      const counts = scope.types.map((t) => [t.name, this.count(node, new Scope([t], scope.includeRemoved))] as const);
+      return Object.fromEntries(counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+    }
+    const params: Param[] = [];
+    const values = 'SELECT value, urn FROM search_terms WHERE field = ? UNION ALL SELECT value, urn FROM search_numbers WHERE field = ?';
+    let sql: string;
+    if (total <= FEW * 10) {
+      const from = set(node, scope, params);
+      params.push(field, field);
+      sql = `SELECT v.value, count(*) AS n FROM (${from}) s JOIN (${values}) v ON v.urn = s.urn WHERE ${scope.visible('s.urn')} GROUP BY v.value`;
+    } else {
+      params.push(field, field);
+      sql = `SELECT v.value, count(*) AS n FROM (${values}) v WHERE ${scope.range('v.urn', params)} AND ${probe(node, 'v.urn', scope, params)}
+              AND ${scope.visible('v.urn')} GROUP BY v.value`;
+    }
+    const rows = this.all<{ value: string | number; n: number }>(`${sql} ORDER BY n DESC, 1 LIMIT ${FACET_LIMIT}`, params);
     return Object.fromEntries(rows.map((r) => [String(r.value), r.n]));
   }
+
+  // ------------------------------------------------------------------ statements
 
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -150,129 +227,17 @@ export class SqliteSearch {
   }
 }
 
-/** The entity types searched: their key aspects (every entity has its key) and URN ranges. */
-class Scope {
-  constructor(private readonly types: ReadonlyArray<{ name: string; keyAspect: string }>) {}
-
-  /** Every entity of the types. */
-  universe(params: Param[]): string {
-    params.push(...this.types.map((t) => t.keyAspect));
-    return `SELECT urn FROM aspects WHERE aspect IN (${marks(this.types.length)})`;
-  }
-
-  /** URNs of one type share the prefix `urn:li:<type>:`: a range per type keeps index scans short. */
-  range(column: string, params: Param[]): string {
-    if (this.types.length === 0) return '0';
-    for (const { name } of this.types) params.push(`urn:li:${name}:`, `urn:li:${name};`);
-    return `(${this.types.map(() => `(${column} > ? AND ${column} < ?)`).join(' OR ')})`;
-  }
-
-  removed(): string {
-    return `SELECT urn FROM search_terms WHERE field = 'removed' AND value = 'true'`;
-  }
-
-  removedParams(): Param[] {
-    return [];
-  }
+/** The condition less the rank words among its conjuncts (the MATCH that ranks holds them already). */
+function withoutRank(c: Condition, rank: readonly TextCondition[]): Condition {
+  if (rank.includes(c as TextCondition)) return { kind: 'all' };
+  if (c.kind !== 'and') return c;
+  const rest = c.children.filter((child) => !rank.includes(child as TextCondition));
+  return rest.length === 0 ? { kind: 'all' } : rest.length === 1 ? rest[0] : { kind: 'and', children: rest };
 }
 
-function compile(condition: Condition, scope: Scope): Sql {
-  const params: Param[] = [];
-  const sql = set(condition, scope, params);
-  return { sql, params };
-}
-
-/** SQL selecting the URNs (each once) of the entities in scope for which the condition holds. */
-function set(c: Condition, scope: Scope, params: Param[]): string {
-  switch (c.kind) {
-    case 'all':
-      return scope.universe(params);
-    case 'none':
-      return 'SELECT urn FROM aspects WHERE 0';
-    case 'urn': {
-      const universe = scope.universe(params);
-      return `${universe} AND (${c.values.map((v) => stringMatch('urn', c.op, v, params)).join(' OR ')})`;
-    }
-    case 'term': {
-      params.push(c.field);
-      const match = c.values.map((v) => stringMatch('value', c.op, v, params)).join(' OR ');
-      const distinct = c.op === 'eq' && c.values.length === 1 ? '' : 'DISTINCT';
-      return `SELECT ${distinct} urn FROM search_terms WHERE field = ? AND (${match}) AND ${scope.range('urn', params)}`;
-    }
-    case 'number': {
-      params.push(c.field, c.value);
-      const op = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' }[c.op];
-      return `SELECT DISTINCT urn FROM search_numbers WHERE field = ? AND value ${op} ? AND ${scope.range('urn', params)}`;
-    }
-    case 'exists': {
-      params.push(c.field);
-      const terms = `SELECT urn FROM search_terms WHERE field = ? AND ${scope.range('urn', params)}`;
-      params.push(c.field);
-      return `${terms} UNION SELECT urn FROM search_numbers WHERE field = ? AND ${scope.range('urn', params)}`;
-    }
-    case 'text': {
-      // Without a phrase, each word may sit in a different aspect of the entity: one set per word.
-      if (!c.phrase && c.words.length > 1) {
-        return set({ kind: 'and', children: c.words.map((w, i) => ({ ...c, words: [w], prefix: c.prefix && i === c.words.length - 1 })) }, scope, params);
-      }
-      params.push(ftsQuery(c.columns, c.words, c.phrase, c.prefix));
-      return `SELECT DISTINCT a.urn FROM search_text JOIN aspects a ON a.id = search_text.rowid
-               WHERE search_text MATCH ? AND ${scope.range('a.urn', params)}`;
-    }
-    case 'not': {
-      const universe = scope.universe(params);
-      return `${universe} AND urn NOT IN (${set(c.child, scope, params)})`;
-    }
-    case 'or':
-      return c.children.map((child) => `SELECT urn FROM (${set(child, scope, params)})`).join(' UNION ');
-    case 'and': {
-      const positive = c.children.filter((child) => child.kind !== 'not');
-      const negative = c.children.filter((child): child is Extract<Condition, { kind: 'not' }> => child.kind === 'not');
-      const driver = positive.length > 0 ? set(positive[0], scope, params) : scope.universe(params);
-      const filters = [
-        ...positive.slice(1).map((child) => `urn IN (${set(child, scope, params)})`),
-        ...negative.map((child) => `urn NOT IN (${set(child.child, scope, params)})`),
-      ];
-      return filters.length === 0 ? driver : `SELECT urn FROM (${driver}) WHERE ${filters.join(' AND ')}`;
-    }
-  }
-}
-
-/** A string comparison on a column: exact, prefix (an index range), suffix or substring (LIKE), or an order. */
-function stringMatch(column: string, op: StringOp | 'gt' | 'gte' | 'lt' | 'lte', value: string, params: Param[]): string {
-  switch (op) {
-    case 'eq':
-      params.push(value);
-      return `${column} = ?`;
-    case 'prefix':
-      params.push(value, value + MAX);
-      return `(${column} >= ? AND ${column} < ?)`;
-    case 'suffix':
-      params.push(`%${escapeLike(value)}`);
-      return `${column} LIKE ? ESCAPE '\\'`;
-    case 'contains':
-      params.push(`%${escapeLike(value)}%`);
-      return `${column} LIKE ? ESCAPE '\\'`;
-    default:
-      params.push(value);
-      return `${column} ${{ gt: '>', gte: '>=', lt: '<', lte: '<=' }[op]} ?`;
-  }
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/**
- * An FTS5 query: each word quoted (so nothing in it is FTS syntax), the words as one phrase or
- * each required, the last one a prefix when asked, within the given columns.
- */
-function ftsQuery(columns: readonly TextColumn[] | undefined, words: readonly string[], phrase: boolean, prefix: boolean): string {
-  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
-  const body = phrase ? `${quote(words.join(' '))}${prefix ? ' *' : ''}` : words.map((w, i) => `${quote(w)}${prefix && i === words.length - 1 ? ' *' : ''}`).join(' AND ');
-  return columns && columns.length > 0 ? `{${columns.join(' ')}} : (${body})` : body;
-}
-
-function marks(n: number): string {
-  return Array.from({ length: n }, () => '?').join(', ');
+/** The document ids (key-row ids) of the removed entities in scope. */
+function removedDocuments(scope: Scope, params: Param[]): string {
+  const range = scope.range('r.urn', params);
+  params.push(...scope.types.map((t) => t.keyAspect));
+  return `SELECT d.id FROM search_terms r JOIN aspects d ON d.urn = r.urn AND d.aspect IN (${marks(scope.types.length)}) WHERE ${REMOVED} AND ${range}`;
 }

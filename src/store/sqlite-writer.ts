@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { IndexWrite } from './search-types.js';
+import { SqliteIndexWriter } from './sqlite-index.js';
 import { StaleWriteError, type AspectWrite, type ChangeEvent, type CommitBatch } from './store.js';
 
 const HISTORY_COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by';
@@ -31,8 +31,10 @@ const jsonText = new WeakMap<object, string>();
 export class SqliteWriter {
   private readonly stmt;
   private readonly group: Database.Transaction<(group: readonly CommitBatch[]) => void>;
+  private readonly index: SqliteIndexWriter;
 
   constructor(db: Database.Database) {
+    this.index = new SqliteIndexWriter(db);
     this.stmt = {
       current: db.prepare<[string, string], { version: number }>('SELECT version FROM aspects WHERE urn = ? AND aspect = ?'),
       // The version guard is the compare-and-set: nothing archived means a concurrent writer won.
@@ -51,15 +53,6 @@ export class SqliteWriter {
       touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = ?'),
       remove: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
       removeHistory: db.prepare(`DELETE FROM aspect_history WHERE id IN (${HISTORY_CHAIN} SELECT id FROM chain)`),
-      idOf: db.prepare<[string, string], number>('SELECT id FROM aspects WHERE urn = ? AND aspect = ?').pluck(),
-      textDelete: db.prepare('DELETE FROM search_text WHERE rowid = ?'),
-      textInsert: db.prepare(
-        'INSERT INTO search_text (rowid, name, qualifiedName, description, fieldPaths, keywords) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      termDelete: db.prepare('DELETE FROM search_terms WHERE field = ? AND value = ? AND urn = ?'),
-      termInsert: db.prepare('INSERT OR IGNORE INTO search_terms (field, value, urn) VALUES (?, ?, ?)'),
-      numberDelete: db.prepare('DELETE FROM search_numbers WHERE field = ? AND value = ? AND urn = ?'),
-      numberInsert: db.prepare('INSERT OR IGNORE INTO search_numbers (field, value, urn) VALUES (?, ?, ?)'),
       event: db.prepare(
         `INSERT INTO change_log (urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -68,12 +61,11 @@ export class SqliteWriter {
     this.group = db.transaction((group: readonly CommitBatch[]) => {
       for (const batch of group) {
         const index = batch.index ?? [];
-        // A text document's rowid is its aspect row's id: replaced documents go before their rows
-        // may be deleted, new ones after their rows exist.
-        for (const entry of index) if (entry.text !== undefined) this.removeText(entry);
+        // Entity ids come from key rows, which a delete removes: read them first.
+        const ids = this.index.entityIds(index);
         for (const write of batch.writes) this.apply(write);
         for (const event of batch.events) this.append(event);
-        for (const entry of index) this.indexEntries(entry);
+        this.index.write(index, ids);
       }
     });
   }
@@ -142,24 +134,6 @@ export class SqliteWriter {
         this.stmt.remove.run(urn, aspect);
         break;
     }
-  }
-
-  private removeText(entry: IndexWrite): void {
-    const id = this.stmt.idOf.get(entry.urn, entry.aspect);
-    if (id !== undefined) this.stmt.textDelete.run(id);
-  }
-
-  private indexEntries(entry: IndexWrite): void {
-    const { urn } = entry;
-    for (const [field, value] of entry.removeTerms) this.stmt.termDelete.run(field, value, urn);
-    for (const [field, value] of entry.addTerms) this.stmt.termInsert.run(field, value, urn);
-    for (const [field, value] of entry.removeNumbers) this.stmt.numberDelete.run(field, value, urn);
-    for (const [field, value] of entry.addNumbers) this.stmt.numberInsert.run(field, value, urn);
-    if (!entry.text) return;
-    const id = this.stmt.idOf.get(urn, entry.aspect);
-    if (id === undefined) return;
-    const t = entry.text;
-    this.stmt.textInsert.run(id, t.name ?? null, t.qualifiedName ?? null, t.description ?? null, t.fieldPaths ?? null, t.keywords ?? null);
   }
 
   private append(e: ChangeEvent): void {

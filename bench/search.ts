@@ -1,0 +1,185 @@
+/**
+ * Search scale benchmark: load datasets with 3 structured properties each through the batch API,
+ * and at each checkpoint (10k, 100k, 1M entities by default) measure the latency of a property
+ * filter, a free-text query and GET aspect, so that the growth of their cost shows.
+ *
+ * urnbase runs as a child process (authentication on) on a fresh data dir; requests come one at a
+ * time from this process over HTTP, after a warm-up, each with different parameters. Reported:
+ * load time and rate, database size, and p50 / p95 / p99 per query kind and checkpoint, against
+ * the targets (property filter p95 < 50 ms, free text p95 < 100 ms).
+ *
+ * usage: node dist/bench/search.js [--checkpoints 10000,100000,1000000] [--samples 200] [--quick]
+ *   --quick  checkpoints 2,000 and 10,000, 50 samples: a smoke run
+ *   --keep <dir>  load into <dir> (new or empty) and keep it afterwards, for a closer look
+ */
+import { statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { authHeaders, expectOk, fmt, jsonHeaders, makeTempDir, removeTempDir, startUrnbase, V2 } from './harness.js';
+
+const { values: flags } = parseArgs({
+  options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' } },
+});
+const CHECKPOINTS = (flags.checkpoints ?? (flags.quick ? '2000,10000' : '10000,100000,1000000')).split(',').map(Number);
+const SAMPLES = Number(flags.samples ?? (flags.quick ? 50 : 200));
+if (CHECKPOINTS.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(SAMPLES) || SAMPLES < 1) {
+  throw new Error('--checkpoints expects positive integers, --samples a positive integer');
+}
+const BATCH = 1000;
+const TARGETS = { 'property filter': 50, 'free text': 100 } as Record<string, number>;
+
+// ---------------------------------------------------------------- the catalog
+
+const DOMAINS = ['sales', 'finance', 'hr', 'marketing', 'ops', 'product', 'support', 'legal', 'eng', 'data', 'risk', 'growth'];
+const SUBJECTS = [
+  'orders', 'customers', 'invoices', 'payments', 'events', 'sessions', 'users', 'accounts', 'shipments', 'products',
+  'refunds', 'leads', 'campaigns', 'tickets', 'contracts', 'employees', 'payroll', 'budgets', 'forecasts', 'inventory',
+  'suppliers', 'returns', 'clicks', 'impressions', 'subscriptions', 'churn', 'ledger', 'audits', 'claims', 'quotes',
+];
+const KINDS = ['daily', 'hourly', 'raw', 'clean', 'agg', 'snapshot', 'staging', 'mart'];
+const TIERS = ['gold', 'silver', 'bronze'];
+const PROPERTIES = {
+  retention: 'urn:li:structuredProperty:bench.retentionDays',
+  tier: 'urn:li:structuredProperty:bench.tier',
+  review: 'urn:li:structuredProperty:bench.reviewDate',
+};
+
+const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:${i % 3 === 0 ? 'snowflake' : 'hive'},${nameOf(i)},PROD)`;
+function nameOf(i: number): string {
+  return `${DOMAINS[i % DOMAINS.length]}.${SUBJECTS[(i >> 2) % SUBJECTS.length]}_${KINDS[(i >> 5) % KINDS.length]}_${i}`;
+}
+const day = (i: number) => new Date(Date.UTC(2024, 0, 1) + (i % 730) * 86_400_000).toISOString().slice(0, 10);
+
+function dataset(i: number): { urn: string; aspects: Record<string, { value: unknown }> } {
+  const name = nameOf(i);
+  const [domain, table] = name.split('.');
+  const subject = SUBJECTS[(i >> 2) % SUBJECTS.length];
+  return {
+    urn: urnOf(i),
+    aspects: {
+      datasetProperties: {
+        value: {
+          name: table,
+          qualifiedName: name,
+          description: `${KINDS[(i >> 5) % KINDS.length]} ${subject} of the ${domain} team, one row per ${subject.replace(/s$/, '')}`,
+        },
+      },
+      structuredProperties: {
+        value: {
+          properties: [
+            { propertyUrn: PROPERTIES.retention, values: [{ double: (i % 40) * 30 }] },
+            { propertyUrn: PROPERTIES.tier, values: [{ string: TIERS[i % 3] }] },
+            { propertyUrn: PROPERTIES.review, values: [{ string: day(i) }] },
+          ],
+        },
+      },
+    },
+  };
+}
+
+const DEFINITIONS: Array<[string, object]> = [
+  [PROPERTIES.retention, { qualifiedName: 'bench.retentionDays', valueType: 'urn:li:dataType:datahub.number' }],
+  [PROPERTIES.tier, { qualifiedName: 'bench.tier', valueType: 'urn:li:dataType:datahub.string', allowedValues: TIERS.map((t) => ({ value: { string: t } })) }],
+  [PROPERTIES.review, { qualifiedName: 'bench.reviewDate', valueType: 'urn:li:dataType:datahub.date' }],
+];
+
+// ---------------------------------------------------------------- the queries
+
+/** Each sample differs: a random value, word or entity, drawn from what was loaded. */
+const QUERIES: Record<string, (loaded: number, k: number) => { method: 'GET' | 'POST'; path: string; body?: unknown }> = {
+  'property filter': (_loaded, k) => {
+    const filters = [
+      { field: 'structuredProperties.bench.retentionDays', condition: 'GREATER_THAN', values: [String((k % 38) * 30)] },
+      { field: 'structuredProperties.bench.tier', condition: 'EQUAL', values: [TIERS[k % 3]] },
+      { field: 'structuredProperties.bench.reviewDate', condition: 'LESS_THAN', values: [day(k * 7)] },
+    ];
+    return { method: 'POST', path: `${V2}/scroll?count=10`, body: { entities: ['dataset'], aspects: ['datasetProperties'], filter: { and: [{ criteria: [filters[k % 3]] }] } } };
+  },
+  'free text': (loaded, k) => {
+    const words = [
+      SUBJECTS[k % SUBJECTS.length],
+      `${DOMAINS[k % DOMAINS.length]} ${SUBJECTS[(k * 7) % SUBJECTS.length]}`,
+      String((k * 7919) % loaded),
+      SUBJECTS[(k * 3) % SUBJECTS.length].slice(0, 4),
+    ];
+    return { method: 'GET', path: `${V2}/dataset?count=10&aspects=datasetProperties&query=${encodeURIComponent(words[k % words.length])}` };
+  },
+  'GET aspect': (loaded, k) => ({ method: 'GET', path: `${V2}/dataset/${encodeURIComponent(urnOf((k * 7919) % loaded))}/datasetProperties` }),
+};
+
+async function request(base: string, q: { method: 'GET' | 'POST'; path: string; body?: unknown }): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  const res = await fetch(`${base}${q.path}`, { method: q.method, headers: q.body === undefined ? authHeaders() : jsonHeaders(), body: q.body === undefined ? undefined : JSON.stringify(q.body) });
+  await expectOk(res, `${q.method} ${q.path}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  console.log('urnbase search scale benchmark');
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+      `checkpoints ${CHECKPOINTS.map((n) => fmt(n)).join(', ')}; ${SAMPLES} sequential requests per query kind and checkpoint\n`,
+  );
+  const dataDir = flags.keep ? path.resolve(flags.keep) : await makeTempDir('urnbase-search-');
+  const server = await startUrnbase(dataDir, ['--tests-on-change', 'false', '--tests-interval', '0']);
+  const rows: string[] = [];
+  try {
+    for (const [urn, definition] of DEFINITIONS) {
+      await expectOk(
+        await fetch(`${server.base}${V2}/structuredProperty/${encodeURIComponent(urn)}/propertyDefinition`, {
+          method: 'POST',
+          headers: jsonHeaders(),
+          body: JSON.stringify({ ...definition, cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:datahub.dataset'] }),
+        }),
+        'defining a property',
+      );
+    }
+    let loaded = 0;
+    let loadSeconds = 0;
+    for (const checkpoint of CHECKPOINTS) {
+      while (loaded < checkpoint) {
+        const size = Math.min(BATCH, checkpoint - loaded);
+        const body = JSON.stringify(Array.from({ length: size }, (_, j) => dataset(loaded + j)));
+        const t0 = process.hrtime.bigint();
+        await expectOk(await fetch(`${server.base}${V2}/dataset?async=true`, { method: 'POST', headers: jsonHeaders(), body }), 'loading');
+        loadSeconds += Number(process.hrtime.bigint() - t0) / 1e9;
+        loaded += size;
+      }
+      const bytes = ['urnbase.db', 'urnbase.db-wal'].reduce((n, f) => {
+        try {
+          return n + statSync(path.join(dataDir, f)).size;
+        } catch {
+          return n;
+        }
+      }, 0);
+      console.log(`${fmt(loaded)} datasets loaded: ${fmt(loadSeconds, 1)} s in all (${fmt(loaded / loadSeconds)} datasets/s), database ${fmt(bytes / 2 ** 20)} MiB`);
+      for (const [kind, make] of Object.entries(QUERIES)) {
+        for (let k = 0; k < 20; k++) await request(server.base, make(loaded, 10_000 + k)); // warm-up
+        const times: number[] = [];
+        for (let k = 0; k < SAMPLES; k++) times.push(await request(server.base, make(loaded, k)));
+        times.sort((a, b) => a - b);
+        const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(times, p));
+        const target = TARGETS[kind];
+        const verdict = target === undefined ? '' : `  target p95 < ${target} ms  ${p95 < target ? 'PASS' : 'FAIL'}`;
+        const row = `${fmt(loaded).padStart(9)}  ${kind.padEnd(16)} p50 ${fmt(p50, 1).padStart(6)} ms  p95 ${fmt(p95, 1).padStart(6)} ms  p99 ${fmt(p99, 1).padStart(6)} ms${verdict}`;
+        console.log(`  ${row}`);
+        rows.push(row);
+      }
+    }
+    console.log(`\nload: ${fmt(loaded)} datasets × 5 aspects (3 structured properties each) in batches of ${BATCH}: ${fmt(loadSeconds, 1)} s, ${fmt(loaded / loadSeconds)} datasets/s`);
+    for (const row of rows) console.log(row);
+  } finally {
+    await server.stop();
+    if (!flags.keep) await removeTempDir(dataDir);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

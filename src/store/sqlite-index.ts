@@ -1,0 +1,84 @@
+import type Database from 'better-sqlite3';
+import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from './search-types.js';
+
+/**
+ * Writes the search index, inside the transaction that writes the aspects (SqliteWriter calls it):
+ * - keyword values and numbers: a row per (field, value, urn), changed by difference, and a count
+ *   per (field, entity type, value), so that single-valued fields are counted without a scan;
+ * - full text: one FTS document per entity (its rowid the entity's key aspect row id, stable for
+ *   the entity's life), joined from per-aspect texts kept in search_docs: a search for several
+ *   words finds them across aspects with one MATCH, and counts each entity once.
+ */
+export class SqliteIndexWriter {
+  private readonly stmt;
+
+  constructor(db: Database.Database) {
+    this.stmt = {
+      entityId: db.prepare<[string, string], number>('SELECT id FROM aspects WHERE urn = ? AND aspect = ?').pluck(),
+      termInsert: db.prepare('INSERT OR IGNORE INTO search_terms (field, value, urn) VALUES (?, ?, ?)'),
+      termDelete: db.prepare('DELETE FROM search_terms WHERE field = ? AND value = ? AND urn = ?'),
+      termCount: db.prepare(
+        `INSERT INTO search_term_counts (field, type, value, n) VALUES (?, ?, ?, ?)
+         ON CONFLICT (field, type, value) DO UPDATE SET n = n + excluded.n`,
+      ),
+      numberInsert: db.prepare('INSERT OR IGNORE INTO search_numbers (field, value, urn) VALUES (?, ?, ?)'),
+      numberDelete: db.prepare('DELETE FROM search_numbers WHERE field = ? AND value = ? AND urn = ?'),
+      numberCount: db.prepare(
+        `INSERT INTO search_number_counts (field, type, value, n) VALUES (?, ?, ?, ?)
+         ON CONFLICT (field, type, value) DO UPDATE SET n = n + excluded.n`,
+      ),
+      docUpsert: db.prepare(
+        `INSERT OR REPLACE INTO search_docs (entity, aspect, name, qualifiedName, description, fieldPaths, keywords) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      docDelete: db.prepare('DELETE FROM search_docs WHERE entity = ? AND aspect = ?'),
+      docsOf: db.prepare<[number], Record<TextColumn, string | null>>(
+        `SELECT ${TEXT_COLUMNS.join(', ')} FROM search_docs WHERE entity = ?`,
+      ),
+      textDelete: db.prepare('DELETE FROM search_text WHERE rowid = ?'),
+      textInsert: db.prepare(`INSERT INTO search_text (rowid, type, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`),
+    };
+  }
+
+  /** Before the aspect writes: the ids of entities whose text changes (a deleted entity's id goes with its key row). */
+  entityIds(index: readonly IndexWrite[]): Map<string, number> {
+    const ids = new Map<string, number>();
+    for (const entry of index) {
+      if (entry.text === undefined || ids.has(entry.urn)) continue;
+      const id = this.stmt.entityId.get(entry.urn, entry.keyAspect);
+      if (id !== undefined) ids.set(entry.urn, id);
+    }
+    return ids;
+  }
+
+  /** After the aspect writes: the index entries, then the full-text documents of the entities whose text changed. */
+  write(index: readonly IndexWrite[], idsBefore: Map<string, number>): void {
+    const changed = new Map<number, IndexWrite>();
+    for (const entry of index) {
+      const type = entityType(entry.urn);
+      for (const [field, value] of entry.removeTerms) if (this.stmt.termDelete.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, -1);
+      for (const [field, value] of entry.addTerms) if (this.stmt.termInsert.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, 1);
+      for (const [field, value] of entry.removeNumbers) if (this.stmt.numberDelete.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, -1);
+      for (const [field, value] of entry.addNumbers) if (this.stmt.numberInsert.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, 1);
+      if (entry.text === undefined) continue;
+      const id = idsBefore.get(entry.urn) ?? this.stmt.entityId.get(entry.urn, entry.keyAspect);
+      if (id === undefined) continue;
+      if (entry.text === null) this.stmt.docDelete.run(id, entry.aspect);
+      else this.stmt.docUpsert.run(id, entry.aspect, ...TEXT_COLUMNS.map((c) => entry.text?.[c] ?? null));
+      changed.set(id, entry);
+    }
+    for (const [id, entry] of changed) this.rebuildDocument(id, entry.urn);
+  }
+
+  private rebuildDocument(id: number, urn: string): void {
+    this.stmt.textDelete.run(id);
+    const parts = this.stmt.docsOf.all(id);
+    if (parts.length === 0) return;
+    const columns = TEXT_COLUMNS.map((c) => parts.map((p) => p[c]).filter((t) => t !== null).join('\n') || null);
+    this.stmt.textInsert.run(id, entityType(urn), ...columns);
+  }
+}
+
+/** `urn:li:<type>:…` → `<type>`. */
+function entityType(urn: string): string {
+  return urn.slice(7, urn.indexOf(':', 7));
+}

@@ -1,0 +1,242 @@
+import { TEXT_COLUMNS, type Condition, type StringOp, type TextColumn } from './search-types.js';
+
+/**
+ * How a search condition becomes SQLite SQL, three ways: the set of URNs it holds for (each URN
+ * once), a test of one URN (a probe, by index lookups), and, where the index can answer without a
+ * walk, a count. SqliteSearch chooses among them.
+ */
+
+export type Param = string | number;
+
+/**
+ * A condition as compiled: full-text leaves become FTS5 expressions, and the text leaves of one
+ * AND or OR merge into one expression: an entity has one document, so one MATCH finds words that
+ * come from different aspects.
+ */
+export type Node =
+  | Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'text' }>
+  | { kind: 'and' | 'or'; children: Node[] }
+  | { kind: 'not'; child: Node }
+  | { kind: 'fts'; expr: string };
+
+export const MAX = '\u{10FFFF}';
+/** A removed entity's row in search_terms aliased r. */
+export const REMOVED = `r.field = 'removed' AND r.value = 'true'`;
+const SQL_OP = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+export function lower(c: Condition): Node {
+  switch (c.kind) {
+    case 'text':
+      return { kind: 'fts', expr: textExpression(c.columns, c.words, c.phrase, c.prefix) };
+    case 'not':
+      return { kind: 'not', child: lower(c.child) };
+    case 'and':
+    case 'or': {
+      const children = c.children.map(lower);
+      const text = children.filter((n): n is Extract<Node, { kind: 'fts' }> => n.kind === 'fts');
+      const merged: Node[] = text.length > 1 ? [{ kind: 'fts', expr: text.map((t) => `(${t.expr})`).join(c.kind === 'and' ? ' AND ' : ' OR ') }] : text;
+      const all = [...merged, ...children.filter((n) => n.kind !== 'fts')];
+      return all.length === 1 ? all[0] : { kind: c.kind, children: all };
+    }
+    default:
+      return c;
+  }
+}
+
+/** An FTS5 expression: each word quoted (nothing in it is FTS syntax), all required, within the columns. */
+export function textExpression(columns: readonly TextColumn[] | undefined, words: readonly string[], phrase: boolean, prefix: boolean): string {
+  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+  const terms = phrase
+    ? `${quote(words.join(' '))}${prefix ? ' *' : ''}`
+    : words.map((w, i) => `${quote(w)}${prefix && i === words.length - 1 ? ' *' : ''}`).join(' AND ');
+  return `{${(columns ?? TEXT_COLUMNS).join(' ')}} : (${terms})`;
+}
+
+/** The entity types searched, and whether removed entities count. */
+export class Scope {
+  constructor(
+    readonly types: ReadonlyArray<{ name: string; keyAspect: string }>,
+    readonly includeRemoved: boolean,
+  ) {}
+
+  /** Every entity of the types (every entity has its key aspect). */
+  universe(params: Param[]): string {
+    params.push(...this.types.map((t) => t.keyAspect));
+    return `SELECT k.urn AS urn FROM aspects k WHERE k.aspect IN (${marks(this.types.length)})`;
+  }
+
+  /** URNs of one type share the prefix `urn:li:<type>:`: a range per type. */
+  range(column: string, params: Param[]): string {
+    for (const { name } of this.types) params.push(`urn:li:${name}:`, `urn:li:${name};`);
+    return `(${this.types.map(() => `(${column} > ? AND ${column} < ?)`).join(' OR ') || '0'})`;
+  }
+
+  /** Leaves removed entities out, unless they are included. */
+  visible(column: string): string {
+    return this.includeRemoved ? '1' : `NOT EXISTS (SELECT 1 FROM search_terms r WHERE ${REMOVED} AND r.urn = ${column})`;
+  }
+
+  /** An FTS5 query for an expression, within the types (the type is a column of its own). */
+  match(expr: string): string {
+    return `{type} : (${this.types.map((t) => `"${t.name}"`).join(' OR ')}) AND (${expr})`;
+  }
+
+  /** The key-row id of the entity with the URN in `u`: its text document's rowid. */
+  documentOf(u: string, params: Param[]): string {
+    params.push(...this.types.map((t) => t.keyAspect));
+    return `(SELECT d.id FROM aspects d WHERE d.urn = ${u} AND d.aspect IN (${marks(this.types.length)}))`;
+  }
+}
+
+/** SQL selecting the URNs (each once) of the entities in scope for which the condition holds. */
+export function set(c: Node, scope: Scope, params: Param[]): string {
+  switch (c.kind) {
+    case 'all':
+      return scope.universe(params);
+    case 'none':
+      return 'SELECT urn FROM aspects WHERE 0';
+    case 'urn': {
+      const universe = scope.universe(params);
+      return `${universe} AND (${c.values.map((v) => stringMatch('k.urn', c.op, v, params)).join(' OR ')})`;
+    }
+    case 'term': {
+      params.push(c.field);
+      const match = c.values.map((v) => stringMatch('value', c.op, v, params)).join(' OR ');
+      const distinct = (c.op === 'eq' && c.values.length === 1) || c.unique ? '' : 'DISTINCT';
+      return `SELECT ${distinct} urn FROM search_terms WHERE field = ? AND (${match}) AND ${scope.range('urn', params)}`;
+    }
+    case 'number':
+      params.push(c.field, c.value);
+      return `SELECT ${c.unique ? '' : 'DISTINCT'} urn FROM search_numbers WHERE field = ? AND value ${SQL_OP[c.op]} ? AND ${scope.range('urn', params)}`;
+    case 'exists': {
+      params.push(c.field);
+      const terms = `SELECT urn FROM search_terms WHERE field = ? AND ${scope.range('urn', params)}`;
+      params.push(c.field);
+      return `${terms} UNION SELECT urn FROM search_numbers WHERE field = ? AND ${scope.range('urn', params)}`;
+    }
+    case 'fts':
+      // One document per entity: each URN comes once.
+      params.push(scope.match(c.expr));
+      return `SELECT a.urn FROM search_text JOIN aspects a ON a.id = search_text.rowid WHERE search_text MATCH ?`;
+    case 'not': {
+      const universe = scope.universe(params);
+      return `${universe} AND NOT ${probe(c.child, 'k.urn', scope, params)}`;
+    }
+    case 'or':
+      return c.children.map((child) => `SELECT urn FROM (${set(child, scope, params)})`).join(' UNION ');
+    case 'and': {
+      const [driver, ...rest] = [...c.children].sort((a, b) => (a.kind === 'not' ? 1 : 0) - (b.kind === 'not' ? 1 : 0));
+      const from = driver.kind === 'not' ? scope.universe(params) : set(driver, scope, params);
+      const tests = (driver.kind === 'not' ? c.children : rest).map((child) => probe(child, 's.urn', scope, params));
+      return `SELECT s.urn FROM (${from}) s WHERE ${tests.join(' AND ')}`;
+    }
+  }
+}
+
+/**
+ * SQL true when the condition holds for the URN in `u`, by index lookups. Full text is a set read
+ * once, unless `few` URNs are probed: then each is looked up in the index by its document.
+ */
+export function probe(c: Node, u: string, scope: Scope, params: Param[], few = false): string {
+  switch (c.kind) {
+    case 'all':
+      return '1';
+    case 'none':
+      return '0';
+    case 'urn':
+      return `(${c.values.map((v) => stringMatch(u, c.op, v, params)).join(' OR ')})`;
+    case 'term': {
+      params.push(c.field);
+      if (c.op === 'eq') {
+        params.push(...c.values);
+        return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ? AND p.value IN (${marks(c.values.length)}) AND p.urn = ${u})`;
+      }
+      const match = c.values.map((v) => stringMatch('p.value', c.op, v, params)).join(' OR ');
+      return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ? AND p.urn = ${u} AND (${match}))`;
+    }
+    case 'number':
+      params.push(c.field, c.value);
+      return `EXISTS (SELECT 1 FROM search_numbers p WHERE p.field = ? AND p.urn = ${u} AND p.value ${SQL_OP[c.op]} ?)`;
+    case 'exists':
+      params.push(c.field, c.field);
+      return `(EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ? AND p.urn = ${u}) OR EXISTS (SELECT 1 FROM search_numbers p WHERE p.field = ? AND p.urn = ${u}))`;
+    case 'fts': {
+      if (!few) return `${u} IN (${set(c, scope, params)})`;
+      params.push(scope.match(c.expr));
+      const document = scope.documentOf(u, params);
+      return `EXISTS (SELECT 1 FROM search_text WHERE search_text MATCH ? AND rowid = ${document})`;
+    }
+    case 'not':
+      return `NOT ${probe(c.child, u, scope, params, few)}`;
+    case 'and':
+    case 'or':
+      return `(${c.children.map((child) => probe(child, u, scope, params, few)).join(c.kind === 'and' ? ' AND ' : ' OR ')})`;
+  }
+}
+
+/** SQL counting the condition's entities (removed ones included), when the index knows without a walk. */
+export function fastCountSql(c: Node, scope: Scope, params: Param[]): string | undefined {
+  const types = () => {
+    params.push(...scope.types.map((t) => t.name));
+    return `type IN (${marks(scope.types.length)})`;
+  };
+  switch (c.kind) {
+    case 'none':
+      return 'SELECT 0';
+    case 'fts':
+      params.push(scope.match(c.expr));
+      return 'SELECT count(*) FROM search_text WHERE search_text MATCH ?';
+    case 'term': {
+      // Counts are per value: exact when an entity has one value, or when one value is asked for.
+      if (!c.unique && !(c.op === 'eq' && c.values.length === 1)) return undefined;
+      params.push(c.field);
+      const type = types();
+      const match = c.values.map((v) => stringMatch('value', c.op, v, params)).join(' OR ');
+      return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ? AND ${type} AND (${match})`;
+    }
+    case 'number': {
+      if (!c.unique) return undefined;
+      params.push(c.field);
+      const type = types();
+      params.push(c.value);
+      return `SELECT coalesce(sum(n), 0) FROM search_number_counts WHERE field = ? AND ${type} AND value ${SQL_OP[c.op]} ?`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** How many removed entities the scope holds (their values of `removed` are counted). */
+export function removedCountSql(scope: Scope, params: Param[]): string {
+  params.push(...scope.types.map((t) => t.name));
+  return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = 'removed' AND value = 'true' AND type IN (${marks(scope.types.length)})`;
+}
+
+/** A string comparison on a column: exact, prefix (an index range), suffix or substring (LIKE), or an order. */
+export function stringMatch(column: string, op: StringOp | 'gt' | 'gte' | 'lt' | 'lte', value: string, params: Param[]): string {
+  switch (op) {
+    case 'eq':
+      params.push(value);
+      return `${column} = ?`;
+    case 'prefix':
+      params.push(value, value + MAX);
+      return `(${column} >= ? AND ${column} < ?)`;
+    case 'suffix':
+      params.push(`%${escapeLike(value)}`);
+      return `${column} LIKE ? ESCAPE '\\'`;
+    case 'contains':
+      params.push(`%${escapeLike(value)}%`);
+      return `${column} LIKE ? ESCAPE '\\'`;
+    default:
+      params.push(value);
+      return `${column} ${SQL_OP[op]} ?`;
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function marks(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
