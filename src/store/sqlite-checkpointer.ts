@@ -9,8 +9,10 @@ export class Checkpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
 
-  constructor(file: string, intervalMs = 100) {
+  /** `restart` runs on the writing connection when the worker finds the log large and all copied back. */
+  constructor(file: string, restart: () => void, intervalMs = 100) {
     this.worker = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), { workerData: { file, intervalMs } });
+    this.worker.on('message', restart);
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.unref();
   }

@@ -116,14 +116,14 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      urn   TEXT NOT NULL,
      PRIMARY KEY (field, value, urn)
    ) WITHOUT ROWID;
-   CREATE INDEX search_terms_by_urn ON search_terms (urn, field);
+   CREATE INDEX search_terms_by_field ON search_terms (field, urn);
    CREATE TABLE search_numbers (
      field TEXT NOT NULL,
      value REAL NOT NULL,
      urn   TEXT NOT NULL,
      PRIMARY KEY (field, value, urn)
    ) WITHOUT ROWID;
-   CREATE INDEX search_numbers_by_urn ON search_numbers (urn, field);
+   CREATE INDEX search_numbers_by_field ON search_numbers (field, urn);
    -- How many entities of a type have each value: counts of single-valued fields without scanning.
    CREATE TABLE search_term_counts (
      field TEXT NOT NULL,

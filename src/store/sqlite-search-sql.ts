@@ -170,8 +170,40 @@ export function probe(c: Node, u: string, scope: Scope, params: Param[], few = f
       return `NOT ${probe(c.child, u, scope, params, few)}`;
     case 'and':
     case 'or':
+      if (c.children.length === 0) return c.kind === 'and' ? '1' : '0';
       return `(${c.children.map((child) => probe(child, u, scope, params, few)).join(c.kind === 'and' ? ' AND ' : ' OR ')})`;
   }
+}
+
+/**
+ * For a keyword or number condition, whose index rows can be read in URN order (by value for one
+ * exact value, else by the (field, urn) index): the SQL walking its entities in URN order
+ * (ascending unless `desc`), after `after` when given, testing each with `tests` (SQL on `t.urn`).
+ * Several matching values of one entity come out once.
+ */
+export function walkSql(c: Node, scope: Scope, params: Param[], tests: (params: Param[]) => string, after: string | undefined, desc: boolean): string | undefined {
+  if (c.kind !== 'term' && c.kind !== 'number') return undefined;
+  const table = c.kind === 'number' ? 'search_numbers' : 'search_terms';
+  const cmp = desc ? '<' : '>';
+  params.push(c.field);
+  let where: string;
+  let index = `INDEXED BY ${table}_by_field`;
+  if (c.kind === 'term' && c.op === 'eq' && c.values.length === 1) {
+    params.push(c.values[0]);
+    where = 't.value = ?';
+    index = '';
+  } else if (c.kind === 'term') {
+    where = `(${c.values.map((v) => stringMatch('t.value', c.op, v, params)).join(' OR ')})`;
+  } else {
+    params.push(c.value);
+    where = `t.value ${SQL_OP[c.op]} ?`;
+  }
+  if (after !== undefined) params.push(after);
+  const range = scope.range('t.urn', params);
+  const rest = tests(params);
+  const group = index ? 'GROUP BY t.urn' : '';
+  return `SELECT t.urn FROM ${table} t ${index} WHERE t.field = ? AND ${where} ${after !== undefined ? `AND t.urn ${cmp} ?` : ''}
+            AND ${range} AND ${rest} ${group} ORDER BY t.urn ${desc ? 'DESC' : ''} LIMIT ?`;
 }
 
 /** SQL counting the condition's entities (removed ones included), when the index knows without a walk. */

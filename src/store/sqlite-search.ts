@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Condition, Keyset, SearchQuery, SearchResult, TextCondition } from './search-types.js';
-import { fastCountSql, lower, marks, probe, REMOVED, removedCountSql, Scope, set, textExpression, type Node, type Param } from './sqlite-search-sql.js';
+import { fastCountSql, lower, marks, probe, REMOVED, removedCountSql, Scope, set, textExpression, walkSql, type Node, type Param } from './sqlite-search-sql.js';
 
 /**
  * Answers search queries from the SQLite index (see sqlite-index.ts for what it holds, and
@@ -93,7 +93,22 @@ export class SqliteSearch {
       params.push(limit);
       return this.all(`SELECT s.urn FROM (${from}) s WHERE ${where} ORDER BY s.urn ${dir} LIMIT ?`, params);
     }
-    // URNs of different types never interleave: walk type by type, in URN order.
+    // Walk a part of the condition whose index is in URN order, the one with the fewest entities,
+    // testing the rest on each; walking all entities instead is slow when the matches cluster late.
+    const parts = node.kind === 'and' ? node.children : [node];
+    const walkable = parts
+      .filter((p) => p.kind === 'term' || p.kind === 'number')
+      .map((p) => ({ p, n: this.fastCount(p, scope) ?? Number.MAX_SAFE_INTEGER }))
+      .sort((a, b) => a.n - b.n)[0]?.p;
+    if (walkable) {
+      const others: Node = { kind: 'and', children: parts.filter((p) => p !== walkable) };
+      const params: Param[] = [];
+      const tests = (ps: Param[]) => `${probe(others, 't.urn', scope, ps)} AND ${scope.visible('t.urn')}`;
+      const sql = walkSql(walkable, scope, params, tests, after?.urn, desc)!;
+      params.push(limit);
+      return this.all(sql, params);
+    }
+    // Otherwise walk the entities themselves, type by type (URNs of different types never interleave).
     const rows: Row[] = [];
     const types = [...scope.types].sort((a, b) => (a.name < b.name ? -1 : 1));
     if (desc) types.reverse();

@@ -78,7 +78,7 @@ export class SqliteStore implements Store {
     migrate(this.db);
     if (file) {
       this.db.pragma('wal_autocheckpoint = 0');
-      if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file);
+      if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file, () => this.restartLog());
     }
     this.writer = new SqliteWriter(this.db);
     this.searcher = new SqliteSearch(this.db);
@@ -281,6 +281,19 @@ export class SqliteStore implements Store {
       this.pending.push({ batch, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flush());
     });
+  }
+
+  /**
+   * Starts the write-ahead log over (it was all copied back already, so this is quick). Runs
+   * between commits of this, the writing connection; a reader still in an old snapshot (a
+   * worker thread's) makes it wait a moment or give up until the next time.
+   */
+  private restartLog(): void {
+    try {
+      this.db.pragma('wal_checkpoint(RESTART)');
+    } catch {
+      // busy: the checkpointer will ask again
+    }
   }
 
   async close(): Promise<void> {
