@@ -23,7 +23,11 @@ type Row = { urn: string; value?: string | number | null; id?: number };
 export class SqliteSearch {
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    /** Results up to this many are read whole (tests set 0 or a large number to try one plan). */
+    private readonly few = FEW,
+  ) {}
 
   search(query: SearchQuery): SearchResult {
     const scope = new Scope(query.types, query.includeRemoved);
@@ -85,7 +89,7 @@ export class SqliteSearch {
   private byUrn(node: Node, scope: Scope, desc: boolean, after: Keyset | undefined, limit: number, total: number): Row[] {
     const cmp = desc ? '<' : '>';
     const dir = desc ? 'DESC' : '';
-    if (total <= FEW) {
+    if (total <= this.few) {
       const params: Param[] = [];
       const from = set(node, scope, params);
       const where = [scope.visible('s.urn'), ...(after ? [`s.urn ${cmp} ?`] : [])].join(' AND ');
@@ -136,7 +140,7 @@ export class SqliteSearch {
     if (!after || after.value !== null) {
       const params: Param[] = [];
       let sql: string;
-      if (total <= FEW) {
+      if (total <= this.few) {
         const from = set(node, scope, params);
         params.push(field);
         const keyset = after ? `AND (t.value, s.urn) ${cmp} (?, ?)` : '';
@@ -207,7 +211,7 @@ export class SqliteSearch {
     const params: Param[] = [];
     const values = 'SELECT value, urn FROM search_terms WHERE field = ? UNION ALL SELECT value, urn FROM search_numbers WHERE field = ?';
     let sql: string;
-    if (total <= FEW * 10) {
+    if (total <= this.few * 10) {
       const from = set(node, scope, params);
       params.push(field, field);
       sql = `SELECT v.value, count(*) AS n FROM (${from}) s JOIN (${values}) v ON v.urn = s.urn WHERE ${scope.visible('s.urn')} GROUP BY v.value`;
@@ -252,7 +256,7 @@ function withoutRank(c: Condition, rank: readonly TextCondition[]): Condition {
 
 /** The document ids (key-row ids) of the removed entities in scope. */
 function removedDocuments(scope: Scope, params: Param[]): string {
-  const range = scope.range('r.urn', params);
   params.push(...scope.types.map((t) => t.keyAspect));
-  return `SELECT d.id FROM search_terms r JOIN aspects d ON d.urn = r.urn AND d.aspect IN (${marks(scope.types.length)}) WHERE ${REMOVED} AND ${range}`;
+  const keys = marks(scope.types.length);
+  return `SELECT d.id FROM search_terms r JOIN aspects d ON d.urn = r.urn AND d.aspect IN (${keys}) WHERE ${REMOVED} AND ${scope.range('r.urn', params)}`;
 }

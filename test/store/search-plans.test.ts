@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { buildApp } from '../../src/app.js';
+import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../src/store/search-types.js';
+import { SqliteSearch } from '../../src/store/sqlite-search.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import { datasetUrn, enc, V2 } from '../helpers.js';
+
+/**
+ * The SQLite search has two ways to find a page: read the whole result and sort it (few results),
+ * or walk entities in sort order and test each (many). Both must give the same pages, totals and
+ * facets for any query; here each is forced on the same data and their answers compared.
+ */
+describe('SQLite search plans', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'urnbase-plans-'));
+  const retention = 'urn:li:structuredProperty:plans.retention';
+  const tier = 'urn:li:structuredProperty:plans.tier';
+  let db: Database.Database;
+  let readWhole: SqliteSearch;
+  let walk: SqliteSearch;
+
+  before(async () => {
+    const { app } = await buildApp({ dataDir: dir, logLevel: 'silent', bodyLimit: 1 << 24 });
+    const post = async (url: string, payload: unknown) => {
+      const res = await app.inject({ method: 'POST', url, payload: payload as object });
+      assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
+    };
+    for (const [urn, qualifiedName, valueType] of [
+      [retention, 'plans.retention', 'number'],
+      [tier, 'plans.tier', 'string'],
+    ]) {
+      await post(`${V2}/structuredProperty/${enc(urn)}/propertyDefinition`, {
+        qualifiedName,
+        valueType: `urn:li:dataType:datahub.${valueType}`,
+        cardinality: 'SINGLE',
+        entityTypes: ['urn:li:entityType:datahub.dataset', 'urn:li:entityType:datahub.chart'],
+      });
+    }
+    const words = ['orders', 'customers', 'invoices', 'events'];
+    await post(
+      `${V2}/dataset`,
+      Array.from({ length: 240 }, (_, i) => ({
+        urn: datasetUrn(`plans.t${String(i).padStart(3, '0')}`, i % 3 === 0 ? 'snowflake' : 'hive'),
+        aspects: {
+          ...(i % 5 === 4 ? {} : { datasetProperties: { value: { name: `${words[i % 4]} ${i}`, description: `about ${words[(i >> 2) % 4]}` } } }),
+          globalTags: { value: { tags: [{ tag: `urn:li:tag:t${i % 3}` }, ...(i % 7 === 0 ? [{ tag: 'urn:li:tag:pii' }] : [])] } },
+          structuredProperties: {
+            value: {
+              properties: [
+                { propertyUrn: retention, values: [{ double: (i % 12) * 30 }] },
+                ...(i % 2 === 0 ? [{ propertyUrn: tier, values: [{ string: ['gold', 'silver'][(i >> 1) % 2] }] }] : []),
+              ],
+            },
+          },
+          ...(i % 11 === 0 ? { status: { value: { removed: true } } } : {}),
+        },
+      })),
+    );
+    await post(
+      `${V2}/chart`,
+      Array.from({ length: 30 }, (_, i) => ({
+        urn: `urn:li:chart:(looker,plans.c${String(i).padStart(2, '0')})`,
+        aspects: { chartInfo: { value: { title: `${words[i % 4]} chart`, description: 'a chart', lastModified: { created: { time: 0, actor: 'urn:li:corpuser:x' }, lastModified: { time: 0, actor: 'urn:li:corpuser:x' } } } } },
+      })),
+    );
+    await app.close();
+    db = new Database(join(dir, 'urnbase.db'), { readonly: true });
+    readWhole = new SqliteSearch(db, Number.MAX_SAFE_INTEGER);
+    walk = new SqliteSearch(db, 0);
+  });
+  after(() => {
+    db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const types = [
+    { name: 'dataset', keyAspect: 'datasetKey' },
+    { name: 'chart', keyAspect: 'chartKey' },
+  ];
+  const text = (word: string): TextCondition => ({ kind: 'text', words: [word], phrase: false, prefix: true });
+  const conditions: Array<[string, Condition]> = [
+    ['everything', { kind: 'all' }],
+    ['one tag', { kind: 'term', field: 'tags', op: 'eq', values: ['urn:li:tag:t1'] }],
+    ['a tag prefix', { kind: 'term', field: 'tags', op: 'prefix', values: ['urn:li:tag:t'] }],
+    ['either tag', { kind: 'term', field: 'tags', op: 'eq', values: ['urn:li:tag:t0', 'urn:li:tag:pii'] }],
+    ['a number range', { kind: 'number', field: retention, op: 'gte', value: 150, unique: true }],
+    ['a string property', { kind: 'term', field: tier, op: 'eq', values: ['gold'], unique: true }],
+    ['has a tier', { kind: 'exists', field: tier }],
+    ['a word', text('orders')],
+    ['words and a tag', { kind: 'and', children: [text('cust'), { kind: 'term', field: 'tags', op: 'eq', values: ['urn:li:tag:t2'] }] }],
+    ['a range but not a tag', { kind: 'and', children: [{ kind: 'number', field: retention, op: 'lt', value: 200, unique: true }, { kind: 'not', child: { kind: 'term', field: 'tags', op: 'eq', values: ['urn:li:tag:pii'] } }] }],
+    ['one or the other', { kind: 'or', children: [text('invoices'), { kind: 'term', field: tier, op: 'eq', values: ['silver'], unique: true }] }],
+    ['not a platform', { kind: 'not', child: { kind: 'term', field: 'platform', op: 'eq', values: ['urn:li:dataPlatform:hive'], unique: true } }],
+  ];
+  const sorts: Array<[string, SortOrder]> = [
+    ['urn', 'ASCENDING'],
+    ['urn', 'DESCENDING'],
+    ['name', 'ASCENDING'],
+    ['name', 'DESCENDING'],
+  ];
+
+  /** Every page of a query, in order, with the total and facets of the first page. */
+  const scroll = async (search: SqliteSearch, query: Omit<SearchQuery, 'after' | 'count'>) => {
+    const urns: string[] = [];
+    let after: SearchQuery['after'];
+    const first = await search.search({ ...query, count: 7 });
+    for (let page = first; ; ) {
+      urns.push(...page.urns);
+      if (!page.next) break;
+      after = page.next;
+      page = await search.search({ ...query, after, count: 7 });
+    }
+    return { urns, total: first.total, facets: first.facets };
+  };
+
+  for (const [name, condition] of conditions) {
+    for (const includeRemoved of [false, true]) {
+      it(`agree on ${name}${includeRemoved ? ', removed included' : ''}, in every order`, async () => {
+        for (const [by, order] of sorts) {
+          const query = { types, condition, includeRemoved, sort: { by, order }, facets: ['tags', 'entity', retention] };
+          const whole = await scroll(readWhole, query);
+          assert.deepEqual(await scroll(walk, query), whole, `${by} ${order}`);
+          assert.equal(new Set(whole.urns).size, whole.urns.length, 'no entity twice');
+          assert.equal(whole.urns.length, whole.total, 'every entity once');
+        }
+      });
+    }
+  }
+
+  it('agree when free words rank the results', async () => {
+    const words = text('orders');
+    const query = { types, condition: words, includeRemoved: false, sort: { by: 'relevance', order: 'DESCENDING' as const }, rank: [words], facets: [] };
+    const whole = await scroll(readWhole, query);
+    assert.deepEqual(await scroll(walk, query), whole);
+    assert.equal(whole.urns.length, whole.total);
+  });
+});
+
+describe('search index of an older data dir', () => {
+  it('is built at start when the data dir has none (or one built from another search.json)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'urnbase-reindex-'));
+    try {
+      const urn = datasetUrn('reindex.orders');
+      let app = (await buildApp({ dataDir: dir, logLevel: 'silent', bodyLimit: 1 << 20 })).app;
+      await app.inject({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/globalTags`, payload: { tags: [{ tag: 'urn:li:tag:pii' }] } });
+      await app.close();
+      // As a data dir written before search existed: aspects, and no index.
+      const store = new SqliteStore(dir);
+      await store.clearSearchIndex();
+      await store.close();
+
+      app = (await buildApp({ dataDir: dir, logLevel: 'silent', bodyLimit: 1 << 20 })).app;
+      const res = await app.inject({ method: 'GET', url: `${V2}/dataset?query=${enc('tags:pii AND orders')}` });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(
+        JSON.parse(res.body).results.map((r: { urn: string }) => r.urn),
+        [urn],
+      );
+      await app.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
