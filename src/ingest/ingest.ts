@@ -212,7 +212,7 @@ export class Ingest {
       await this.expand(change, lookups, state, items);
     }
 
-    const index = this.indexer ? await this.indexer.writes([...indexed.values()], lookups) : [];
+    const index = this.indexer ? await this.indexer.writes([...indexed.values()], lookups, this.store) : [];
     await this.store.commit({ writes, events, index });
     if (events.length > 0) for (const listener of this.listeners) listener(events, context);
     return results.slice(0, initial.length);

@@ -35,17 +35,26 @@ export class SearchIndexer {
     return this.documents.indexes(entity, aspect);
   }
 
-  /** Index writes for the changes; property definitions are looked up through the request's context. */
-  async writes(changes: readonly IndexedChange[], context: ValidationContext): Promise<IndexWrite[]> {
-    const valueTypes: ValueTypes = async (urns) => {
+  /**
+   * Index writes for the changes. The old entries are typed by the property definitions as stored
+   * (they were indexed under those, and a cascade may be deleting a definition in this request);
+   * the new ones by the definitions as the request leaves them.
+   */
+  async writes(changes: readonly IndexedChange[], context: ValidationContext, store: Store): Promise<IndexWrite[]> {
+    const stored: ValueTypes = async (urns) => {
+      const rows = await store.getLatestMany(urns, ['propertyDefinition']);
+      const types = new Map(rows.map((r) => [r.urn, (r.value as { valueType?: string }).valueType]));
+      return new Map(urns.map((u) => [u, types.get(u)]));
+    };
+    const requested: ValueTypes = async (urns) => {
       const definitions = await context.getMany(urns, 'propertyDefinition');
       return new Map(urns.map((u) => [u, (definitions.get(u) as { valueType?: string } | undefined)?.valueType]));
     };
     const writes: IndexWrite[] = [];
     for (const { urn, entity, aspect, before, after } of changes) {
       const [old, next] = await Promise.all([
-        this.documents.entries(entity, aspect, before, valueTypes),
-        this.documents.entries(entity, aspect, after, valueTypes),
+        this.documents.entries(entity, aspect, before, stored),
+        this.documents.entries(entity, aspect, after, requested),
       ]);
       const write = this.documents.write(urn, entity, aspect, old, next);
       if (write) writes.push(write);

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.js';
 import type { Reader } from '../read/read.js';
-import type { Condition, CompareOp, StringOp, TextColumn } from '../store/search-types.js';
+import type { Condition, CompareOp, FacetField, StringOp, TextColumn } from '../store/search-types.js';
 import { isSoftDeleted, type PropertyDefinition } from '../structured/model.js';
 import { HAS } from './documents.js';
 import type { SearchField, SearchFields } from './fields.js';
@@ -32,6 +32,8 @@ const PROPERTY_PREFIX = 'structuredProperties.';
 export class FieldResolver {
   /** Properties resolved so far in this request, by the name used. */
   private readonly properties = new Map<string, Property>();
+  /** The fields conditions were asked for so far (a condition may resolve to nothing on the field). */
+  readonly named = new Set<string>();
 
   constructor(
     private readonly fields: SearchFields,
@@ -40,6 +42,7 @@ export class FieldResolver {
 
   /** The condition for a match on a named field. */
   async condition(name: string, match: Match): Promise<Condition> {
+    this.named.add(name);
     if (name === 'urn') return urnCondition(match);
     if (name.startsWith(PROPERTY_PREFIX) && name.length > PROPERTY_PREFIX.length) {
       return propertyCondition(await this.property(name.slice(PROPERTY_PREFIX.length)), match, name);
@@ -49,18 +52,26 @@ export class FieldResolver {
     return fieldCondition(field, match);
   }
 
-  /** The index field a facet or sort names: a keyword field, a property's URN, or `entity`. */
+  /** What a facet counts: a keyword field's values, a property's values, or `entity` (entity types). */
+  async facetField(name: string): Promise<FacetField> {
+    if (name === 'entity') return { field: 'entity', numbers: false };
+    if (name.startsWith(PROPERTY_PREFIX)) {
+      const property = await this.property(name.slice(PROPERTY_PREFIX.length));
+      return { field: property.urn, numbers: property.valueType === NUMBER_TYPE };
+    }
+    return { field: await this.indexField(name, 'facet'), numbers: false };
+  }
+
+  /** The index field a facet or sort names: a keyword field, or `urn` for sorting. */
   async indexField(name: string, purpose: 'facet' | 'sort'): Promise<string> {
     if (name === 'urn' && purpose === 'sort') return 'urn';
-    if (name === 'entity' && purpose === 'facet') return 'entity';
-    if (name.startsWith(PROPERTY_PREFIX) && purpose === 'facet') return (await this.property(name.slice(PROPERTY_PREFIX.length))).urn;
     const field = this.fields.field(name);
     if (!field) throw new ValidationError(`Unknown search field ${name}`);
     if (purpose === 'sort' && !field.sortable) {
       const sortable = this.fields.all().filter((f) => f.sortable).map((f) => f.name);
       throw new ValidationError(`Cannot sort by ${name} (sortable: urn, ${sortable.join(', ')})`);
     }
-    if (purpose === 'facet' && (field.type === 'text' || field.keyword === false)) {
+    if (purpose === 'facet' && !field.keyword) {
       throw new ValidationError(`Cannot aggregate the text field ${name}`);
     }
     return field.name;

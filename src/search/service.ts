@@ -47,7 +47,7 @@ export class SearchService {
     const filter = await filterCondition(request.filter, resolver);
     const all = [...query.conditions, ...(filter.kind === 'all' ? [] : [filter])];
     const condition: Condition = all.length === 0 ? { kind: 'all' } : all.length === 1 ? all[0] : { kind: 'and', children: all };
-    const facets = await Promise.all((request.facets ?? []).map((f) => resolver.indexField(f, 'facet')));
+    const facets = await Promise.all((request.facets ?? []).map((f) => resolver.facetField(f)));
 
     const byRelevance = !request.sort && query.rank.length > 0;
     const sortField = request.sort ? await resolver.indexField(request.sort.field, 'sort') : byRelevance ? 'relevance' : 'urn';
@@ -57,7 +57,7 @@ export class SearchService {
       types: types.map((t) => ({ name: t.name, keyAspect: t.keyAspect.name })),
       condition,
       // Asking about `removed` is asking to see removed entities.
-      includeRemoved: request.includeSoftDelete || mentions(condition, 'removed'),
+      includeRemoved: request.includeSoftDelete || resolver.named.has('removed'),
       sort: { by: sortField, order },
       rank: query.rank,
       after: decodeScrollId(request.scrollId, sortKey),
@@ -80,20 +80,5 @@ export class SearchService {
       if (!spec) throw new ValidationError(`Unknown entity type ${name}`);
       return spec;
     });
-  }
-}
-
-function mentions(condition: Condition, field: string): boolean {
-  switch (condition.kind) {
-    case 'and':
-    case 'or':
-      return condition.children.some((c) => mentions(c, field));
-    case 'not':
-      return mentions(condition.child, field);
-    case 'term':
-    case 'exists':
-      return condition.field === field;
-    default:
-      return false;
   }
 }

@@ -94,8 +94,17 @@ export interface SearchQuery {
   rank?: TextCondition[];
   after?: Keyset;
   count: number;
-  /** Keyword fields (or `entity`, for entity types) to count values of, over the whole result. */
-  facets: string[];
+  /** Fields to count values of over the whole result (`entity`: entity types). */
+  facets: FacetField[];
+}
+
+/**
+ * A facet's index field and where its values are: keyword values, or numbers (number properties;
+ * a date property is counted by its strings, not by the instants kept beside them).
+ */
+export interface FacetField {
+  field: string;
+  numbers: boolean;
 }
 
 export interface SearchResult {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Condition, Keyset, SearchQuery, SearchResult, TextCondition } from './search-types.js';
+import type { Condition, FacetField, Keyset, SearchQuery, SearchResult, TextColumn, TextCondition } from './search-types.js';
 import { fastCountSql, lower, marks, probe, REMOVED, removedCountSql, Scope, set, textExpression, walkSql, type Node, type Param } from './sqlite-search-sql.js';
 
 /**
@@ -16,7 +16,11 @@ import { fastCountSql, lower, marks, probe, REMOVED, removedCountSql, Scope, set
 /** Up to this many results are read whole to sort; beyond, the walk in sort order is cheaper. */
 const FEW = 5000;
 const FACET_LIMIT = 100;
-const NAMES = ['name', 'qualifiedName'] as const;
+/** What a rank word found in these columns scores (elsewhere: 1). */
+const WEIGHTS: ReadonlyArray<{ columns: readonly TextColumn[]; weight: number }> = [
+  { columns: ['name', 'qualifiedName'], weight: 4 },
+  { columns: ['keywords'], weight: 2 },
+];
 
 type Row = { urn: string; value?: string | number | null; id?: number };
 
@@ -43,7 +47,7 @@ export class SqliteSearch {
     const page = rows.slice(0, query.count);
     const last = page[page.length - 1];
     const next: Keyset | undefined = rows.length > query.count && last ? { urn: last.urn, ...(by === 'urn' ? {} : { value: last.value ?? null }), ...(last.id === undefined ? {} : { id: last.id }) } : undefined;
-    const facets = query.facets.map((field) => ({ field, aggregations: this.facet(field, node, scope, total) }));
+    const facets = query.facets.map((facet) => ({ field: facet.field, aggregations: this.facet(facet, node, scope, total) }));
     return { urns: page.map((r) => r.urn), ...(next ? { next } : {}), total, facets };
   }
 
@@ -166,20 +170,23 @@ export class SqliteSearch {
   }
 
   /**
-   * The rank words score each entity: 1 each, one more when it starts a word of the entity's name or
-   * qualified name, one more when it is a whole word there. Best first, then in the order the
-   * entities were created (their document ids). The score depends on the entity alone, so a scroll
-   * stays stable while other entities change; only the first page's rows are looked up by URN.
+   * Each rank condition scores an entity by the best place it is found: 4 in the name or qualified
+   * name, 2 among keywords (tags, owners, terms, domains, platform, subtypes, the URN's words), 1
+   * elsewhere (descriptions, field paths); the scores add up. Best first, then in the order the
+   * entities were created (their document ids): the score depends on the entity alone, so a scroll
+   * stays stable while other entities change, and only the page's rows are looked up by URN.
    */
   private byRelevance(query: SearchQuery, scope: Scope, limit: number): Row[] {
     const rank = query.rank ?? [];
     const params: Param[] = [];
-    const boosts = rank.flatMap((r) =>
-      [true, false].map((prefix) => {
-        params.push(scope.match(textExpression(NAMES, r.words, true, prefix)));
-        return `(t.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH ?))`;
-      }),
-    );
+    const scores = rank.map((r) => {
+      const places = WEIGHTS.map(({ columns, weight }) => ({ columns: columns.filter((c) => !r.columns || r.columns.includes(c)), weight })).filter((p) => p.columns.length > 0);
+      const cases = places.map(({ columns, weight }) => {
+        params.push(textExpression(columns, r.words, r.phrase, r.prefix));
+        return `WHEN t.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH ?) THEN ${weight}`;
+      });
+      return cases.length === 0 ? '1' : `CASE ${cases.join(' ')} ELSE 1 END`;
+    });
     params.push(scope.match(rank.map((r) => `(${textExpression(r.columns, r.words, r.phrase, r.prefix)})`).join(' AND ')));
     const urnOf = '(SELECT u.urn FROM aspects u WHERE u.id = t.rowid)';
     const rest = probe(lower(withoutRank(query.condition, rank)), urnOf, scope, params);
@@ -190,7 +197,7 @@ export class SqliteSearch {
     params.push(limit);
     const scored = this.all<{ id: number; score: number }>(
       `SELECT id, score FROM (
-         SELECT t.rowid AS id, ${rank.length} + ${boosts.join(' + ') || 0} AS score FROM search_text t
+         SELECT t.rowid AS id, ${scores.join(' + ') || 0} AS score FROM search_text t
           WHERE t.search_text MATCH ? AND ${rest} ${removed}
        ) ${keyset} ORDER BY score DESC, id LIMIT ?`,
       params,
@@ -203,21 +210,21 @@ export class SqliteSearch {
 
   // ------------------------------------------------------------------ facets
 
-  private facet(field: string, node: Node, scope: Scope, total: number): Record<string, number> {
+  private facet({ field, numbers }: FacetField, node: Node, scope: Scope, total: number): Record<string, number> {
     if (field === 'entity') {
       const counts = scope.types.map((t) => [t.name, this.count(node, new Scope([t], scope.includeRemoved))] as const);
       return Object.fromEntries(counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
     }
     const params: Param[] = [];
-    const values = 'SELECT value, urn FROM search_terms WHERE field = ? UNION ALL SELECT value, urn FROM search_numbers WHERE field = ?';
+    const values = numbers ? 'search_numbers' : 'search_terms';
     let sql: string;
     if (total <= this.few * 10) {
       const from = set(node, scope, params);
-      params.push(field, field);
-      sql = `SELECT v.value, count(*) AS n FROM (${from}) s JOIN (${values}) v ON v.urn = s.urn WHERE ${scope.visible('s.urn')} GROUP BY v.value`;
+      params.push(field);
+      sql = `SELECT v.value, count(*) AS n FROM (${from}) s JOIN ${values} v ON v.urn = s.urn AND v.field = ? WHERE ${scope.visible('s.urn')} GROUP BY v.value`;
     } else {
-      params.push(field, field);
-      sql = `SELECT v.value, count(*) AS n FROM (${values}) v WHERE ${scope.range('v.urn', params)} AND ${probe(node, 'v.urn', scope, params)}
+      params.push(field);
+      sql = `SELECT v.value, count(*) AS n FROM ${values} v WHERE v.field = ? AND ${scope.range('v.urn', params)} AND ${probe(node, 'v.urn', scope, params)}
               AND ${scope.visible('v.urn')} GROUP BY v.value`;
     }
     const rows = this.all<{ value: string | number; n: number }>(`${sql} ORDER BY n DESC, 1 LIMIT ${FACET_LIMIT}`, params);
