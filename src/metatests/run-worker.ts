@@ -10,6 +10,7 @@ import { report, type PoolMessage, type RunPlan, type WorkerMessage } from './ru
  */
 const port = parentPort!;
 const plan = workerData as RunPlan;
+if (plan.location.kind !== 'sqlite') throw new Error(`no worker store for ${plan.location.kind}`);
 const store = new SqliteStore(plan.location.dataDir, { checkpoints: false });
 const { tests } = buildCore(store, Registry.load());
 

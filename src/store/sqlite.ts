@@ -9,7 +9,9 @@ import type { SearchQuery, SearchResult } from './search-types.js';
 import { HISTORY_CHAIN, SqliteWriter } from './sqlite-writer.js';
 import {
   StaleWriteError,
+  type ChangeType,
   type CommitBatch,
+  type LoggedEvent,
   type StoreLocation,
   type Store,
   type StoredAspect,
@@ -115,6 +117,14 @@ export class SqliteStore implements Store {
       range: db
         .prepare<[string, string, string], unknown[]>(`SELECT ${COLUMNS} FROM aspects WHERE urn > ? AND urn <= ? AND +entity_type = ? ORDER BY urn, aspect`)
         .raw(),
+      events: db.prepare<[number, number], EventRow>(
+        `SELECT sequence, urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata
+           FROM change_log WHERE sequence > ? ORDER BY sequence LIMIT ?`,
+      ),
+      // Creation times follow sequence order: what goes is the log's oldest stretch.
+      firstKept: db.prepare<[number], number>(`SELECT sequence FROM change_log WHERE created_on >= ? ORDER BY sequence LIMIT 1`).pluck(),
+      pruneBelow: db.prepare<[number]>(`DELETE FROM change_log WHERE sequence < ?`),
+      pruneAll: db.prepare(`DELETE FROM change_log`),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       searchVersion: db.prepare<[], string>(`SELECT value FROM search_meta WHERE key = 'version'`).pluck(),
       setSearchVersion: db.prepare<[string]>(`INSERT OR REPLACE INTO search_meta (key, value) VALUES ('version', ?)`),
@@ -251,6 +261,15 @@ export class SqliteStore implements Store {
     this.stmt.setSearchVersion.run(String(version));
   }
 
+  async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
+    return this.stmt.events.all(after, limit).map(toEvent);
+  }
+
+  async pruneEvents(before: number): Promise<number> {
+    const first = this.stmt.firstKept.get(before);
+    return (first === undefined ? this.stmt.pruneAll.run() : this.stmt.pruneBelow.run(first)).changes;
+  }
+
   async insertToken(token: TokenRecord): Promise<void> {
     this.stmt.insertToken.run(token);
   }
@@ -351,6 +370,34 @@ class RowAspect implements StoredAspect {
   get systemMetadata(): SystemMetadata {
     return (this.parsedSystemMetadata ??= JSON.parse(this.systemMetadataText) as SystemMetadata);
   }
+}
+
+interface EventRow {
+  sequence: number;
+  urn: string;
+  entity_type: string;
+  aspect: string;
+  change_type: ChangeType;
+  created_on: number;
+  created_by: string;
+  value: string | null;
+  previous_value: string | null;
+  system_metadata: string | null;
+}
+
+function toEvent(row: EventRow): LoggedEvent {
+  const json = (text: string | null) => (text === null ? null : JSON.parse(text));
+  return {
+    sequence: row.sequence,
+    urn: row.urn,
+    entityType: row.entity_type,
+    aspect: row.aspect,
+    changeType: row.change_type,
+    created: { time: row.created_on, actor: row.created_by },
+    value: json(row.value),
+    previousValue: json(row.previous_value),
+    systemMetadata: json(row.system_metadata),
+  };
 }
 
 function toStored(row: AspectRow): StoredAspect {

@@ -74,6 +74,11 @@ export interface ChangeEvent {
   systemMetadata: SystemMetadata | null;
 }
 
+/** A change-log event as kept: numbered in commit order (a reader after N misses nothing later). */
+export interface LoggedEvent extends ChangeEvent {
+  sequence: number;
+}
+
 export interface CommitBatch {
   writes: AspectWrite[];
   events: ChangeEvent[];
@@ -115,7 +120,7 @@ export interface TokenStore {
 }
 
 /** How another thread opens the same store. */
-export type StoreLocation = { kind: 'sqlite'; dataDir: string };
+export type StoreLocation = { kind: 'sqlite'; dataDir: string } | { kind: 'postgres'; url: string };
 
 export interface Store extends TokenStore {
   /** Where the store is, for worker threads; undefined when no other thread can open it (in memory). */
@@ -145,6 +150,10 @@ export interface Store extends TokenStore {
   /** Empties the search index, to rebuild it (then setSearchIndexVersion). */
   clearSearchIndex(): Promise<void>;
   setSearchIndexVersion(version: number): Promise<void>;
+  /** Change-log events with a sequence above `after`, oldest first, at most `limit`. */
+  readEvents(after: number, limit: number): Promise<LoggedEvent[]>;
+  /** Deletes the change-log events created before `time` (epoch millis); returns how many. */
+  pruneEvents(before: number): Promise<number>;
   /** Applies the whole batch in one transaction, or nothing (StaleWriteError on a lost race). */
   commit(batch: CommitBatch): Promise<void>;
   close(): Promise<void>;
