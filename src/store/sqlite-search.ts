@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { Condition, FacetField, Keyset, SearchQuery, SearchResult, TextColumn, TextCondition } from './search-types.js';
-import { fastCountSql, lower, marks, probe, REMOVED, removedCountSql, Scope, set, textExpression, walkSql, type Node, type Param } from './sqlite-search-sql.js';
+import type { FacetField, Keyset, SearchQuery, SearchResult } from './search-types.js';
+import { MAX_TIER_WORDS, relevancePage } from './sqlite-relevance.js';
+import { fastCountSql, lower, probe, REMOVED, removedCountSql, Scope, set, walkSql, type Node, type Param } from './sqlite-search-sql.js';
 
 /**
  * Answers search queries from the SQLite index (see sqlite-index.ts for what it holds, and
@@ -16,11 +17,6 @@ import { fastCountSql, lower, marks, probe, REMOVED, removedCountSql, Scope, set
 /** Up to this many results are read whole to sort; beyond, the walk in sort order is cheaper. */
 const FEW = 5000;
 const FACET_LIMIT = 100;
-/** What a rank word found in these columns scores (elsewhere: 1). */
-const WEIGHTS: ReadonlyArray<{ columns: readonly TextColumn[]; weight: number }> = [
-  { columns: ['name', 'qualifiedName'], weight: 4 },
-  { columns: ['keywords'], weight: 2 },
-];
 
 type Row = { urn: string; value?: string | number | null; id?: number };
 
@@ -31,6 +27,8 @@ export class SqliteSearch {
     private readonly db: Database.Database,
     /** Results up to this many are read whole (tests set 0 or a large number to try one plan). */
     private readonly few = FEW,
+    /** Up to this many rank words are ranked by tiers (tests set 0 to try the scoring plan). */
+    private readonly maxTierWords = MAX_TIER_WORDS,
   ) {}
 
   search(query: SearchQuery): SearchResult {
@@ -42,7 +40,7 @@ export class SqliteSearch {
     const limit = query.count + 1;
     let rows: Row[];
     if (by === 'urn') rows = this.byUrn(node, scope, desc, query.after, limit, total);
-    else if (by === 'relevance') rows = this.byRelevance(query, scope, limit);
+    else if (by === 'relevance') rows = relevancePage((sql, params) => this.all(sql, params), query, scope, limit, this.maxTierWords);
     else rows = this.byField(node, scope, by, desc, query.after, limit, total);
     const page = rows.slice(0, query.count);
     const last = page[page.length - 1];
@@ -169,45 +167,6 @@ export class SqliteSearch {
     return rows;
   }
 
-  /**
-   * Each rank condition scores an entity by the best place it is found: 4 in the name or qualified
-   * name, 2 among keywords (tags, owners, terms, domains, platform, subtypes, the URN's words), 1
-   * elsewhere (descriptions, field paths); the scores add up. Best first, then in the order the
-   * entities were created (their document ids): the score depends on the entity alone, so a scroll
-   * stays stable while other entities change, and only the page's rows are looked up by URN.
-   */
-  private byRelevance(query: SearchQuery, scope: Scope, limit: number): Row[] {
-    const rank = query.rank ?? [];
-    const params: Param[] = [];
-    const scores = rank.map((r) => {
-      const places = WEIGHTS.map(({ columns, weight }) => ({ columns: columns.filter((c) => !r.columns || r.columns.includes(c)), weight })).filter((p) => p.columns.length > 0);
-      const cases = places.map(({ columns, weight }) => {
-        params.push(textExpression(columns, r.words, r.phrase, r.prefix));
-        return `WHEN t.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH ?) THEN ${weight}`;
-      });
-      return cases.length === 0 ? '1' : `CASE ${cases.join(' ')} ELSE 1 END`;
-    });
-    params.push(scope.match(rank.map((r) => `(${textExpression(r.columns, r.words, r.phrase, r.prefix)})`).join(' AND ')));
-    const urnOf = '(SELECT u.urn FROM aspects u WHERE u.id = t.rowid)';
-    const rest = probe(lower(withoutRank(query.condition, rank)), urnOf, scope, params);
-    const removed = scope.includeRemoved ? '' : `AND t.rowid NOT IN (${removedDocuments(scope, params)})`;
-    const after = query.after;
-    const keyset = after ? 'WHERE score < ? OR (score = ? AND id > ?)' : '';
-    if (after) params.push(Number(after.value), Number(after.value), after.id ?? 0);
-    params.push(limit);
-    const scored = this.all<{ id: number; score: number }>(
-      `SELECT id, score FROM (
-         SELECT t.rowid AS id, ${scores.join(' + ') || 0} AS score FROM search_text t
-          WHERE t.search_text MATCH ? AND ${rest} ${removed}
-       ) ${keyset} ORDER BY score DESC, id LIMIT ?`,
-      params,
-    );
-    const urns = new Map(
-      this.all<{ id: number; urn: string }>(`SELECT id, urn FROM aspects WHERE id IN (${marks(scored.length)})`, scored.map((r) => r.id)).map((r) => [r.id, r.urn]),
-    );
-    return scored.flatMap((r) => (urns.has(r.id) ? [{ urn: urns.get(r.id)!, value: r.score, id: r.id }] : []));
-  }
-
   // ------------------------------------------------------------------ facets
 
   private facet({ field, numbers }: FacetField, node: Node, scope: Scope, total: number): Record<string, number> {
@@ -251,19 +210,4 @@ export class SqliteSearch {
   private get<T>(sql: string, params: Param[]): T {
     return this.statement(sql).pluck().get(...params) as T;
   }
-}
-
-/** The condition less the rank words among its conjuncts (the MATCH that ranks holds them already). */
-function withoutRank(c: Condition, rank: readonly TextCondition[]): Condition {
-  if (rank.includes(c as TextCondition)) return { kind: 'all' };
-  if (c.kind !== 'and') return c;
-  const rest = c.children.filter((child) => !rank.includes(child as TextCondition));
-  return rest.length === 0 ? { kind: 'all' } : rest.length === 1 ? rest[0] : { kind: 'and', children: rest };
-}
-
-/** The document ids (key-row ids) of the removed entities in scope. */
-function removedDocuments(scope: Scope, params: Param[]): string {
-  params.push(...scope.types.map((t) => t.keyAspect));
-  const keys = marks(scope.types.length);
-  return `SELECT d.id FROM search_terms r JOIN aspects d ON d.urn = r.urn AND d.aspect IN (${keys}) WHERE ${REMOVED} AND ${scope.range('r.urn', params)}`;
 }

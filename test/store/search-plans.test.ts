@@ -131,13 +131,30 @@ describe('SQLite search plans', () => {
     }
   }
 
-  it('agree when free words rank the results', async () => {
-    const words = text('orders');
-    const query = { types, condition: words, includeRemoved: false, sort: { by: 'relevance', order: 'DESCENDING' as const }, rank: [words], facets: [] };
-    const whole = await scroll(readWhole, query);
-    assert.deepEqual(await scroll(walk, query), whole);
-    assert.equal(whole.urns.length, whole.total);
-  });
+  // Relevance has plans of its own: tiers of placements read in order, or every match scored.
+  const ranked: Array<[string, TextCondition[], Condition[]]> = [
+    ['a word', [text('orders')], []],
+    ['a word found in names, tags and descriptions', [text('t1')], []],
+    ['two words', [text('orders'), text('about')], []],
+    ['a phrase', [{ kind: 'text', words: ['about', 'customers'], phrase: true, prefix: false }], []],
+    ['a word within the description', [{ kind: 'text', columns: ['description'], words: ['orders'], phrase: false, prefix: true }], []],
+    ['a word in names or keywords only', [{ kind: 'text', columns: ['name', 'keywords'], words: ['t2'], phrase: false, prefix: false }], []],
+    ['words and a tag', [text('cust')], [{ kind: 'term', field: 'tags', op: 'eq', values: ['urn:li:tag:t2'] }]],
+  ];
+  const scoring = () => new SqliteSearch(db, Number.MAX_SAFE_INTEGER, 0);
+  for (const [name, rank, rest] of ranked) {
+    for (const includeRemoved of [false, true]) {
+      it(`agree when ${name} rank the results${includeRemoved ? ', removed included' : ''}`, async () => {
+        const condition: Condition = rank.length + rest.length === 1 ? rank[0] : { kind: 'and', children: [...rank, ...rest] };
+        const query = { types, condition, includeRemoved, sort: { by: 'relevance', order: 'DESCENDING' as const }, rank, facets: [] };
+        const whole = await scroll(scoring(), query);
+        assert.ok(whole.total > 0, 'the query finds something');
+        assert.deepEqual(await scroll(readWhole, query), whole);
+        assert.deepEqual(await scroll(walk, query), whole);
+        assert.equal(whole.urns.length, whole.total);
+      });
+    }
+  }
 });
 
 describe('search index of an older data dir', () => {

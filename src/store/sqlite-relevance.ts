@@ -1,0 +1,139 @@
+import type { Condition, Keyset, SearchQuery, TextColumn, TextCondition } from './search-types.js';
+import { TEXT_COLUMNS } from './search-types.js';
+import { lower, marks, probe, REMOVED, textExpression, type Param, type Scope } from './sqlite-search-sql.js';
+
+/**
+ * Relevance order on SQLite. Each rank condition (a free word or phrase) scores an entity by the
+ * best place it is found: 4 in the name or qualified name, 2 among keywords (tags, owners, terms,
+ * domains, platform, subtypes, the URN's words), 1 elsewhere (descriptions, field paths); the
+ * scores add up. Best first, then in the order the entities were created (their document ids):
+ * the score depends on the entity alone, so a scroll stays stable while other entities change.
+ *
+ * Two plans give the same pages:
+ * - tiers (up to MAX_TIER_WORDS words): every way the words can be placed is an FTS5 expression,
+ *   and those with the same score are one tier; tiers are read best first, each in document order,
+ *   until the page is full. A page costs its length, not the number of matches: scoring all of
+ *   them and sorting cost 90 ms for a common word over 1M datasets.
+ * - scores: every match is scored in SQL and sorted (more words: 3^n ways to place them).
+ */
+
+export type RowsOf = <T>(sql: string, params: Param[]) => T[];
+export interface RankedRow {
+  urn: string;
+  value: number;
+  id: number;
+}
+
+/** The places a word may be found, best first (what is not in one is in the next). */
+const PLACES: ReadonlyArray<{ columns: readonly TextColumn[]; weight: number }> = [
+  { columns: ['name', 'qualifiedName'], weight: 4 },
+  { columns: ['keywords'], weight: 2 },
+  { columns: TEXT_COLUMNS, weight: 1 },
+];
+/** Beyond this many rank words, 3^n tiers are too many: score and sort instead. */
+export const MAX_TIER_WORDS = 4;
+
+export function relevancePage(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number, maxTierWords = MAX_TIER_WORDS): RankedRow[] {
+  const rank = query.rank ?? [];
+  const ids = rank.length <= maxTierWords ? byTiers(rows, query, scope, limit) : byScores(rows, query, scope, limit);
+  if (ids.length === 0) return [];
+  const urns = new Map(rows<{ id: number; urn: string }>(`SELECT id, urn FROM aspects WHERE id IN (${marks(ids.length)})`, ids.map((r) => r.id)).map((r) => [r.id, r.urn]));
+  return ids.flatMap((r) => (urns.has(r.id) ? [{ urn: urns.get(r.id)!, value: r.score, id: r.id }] : []));
+}
+
+type Scored = { id: number; score: number };
+
+function byTiers(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Scored[] {
+  const rank = query.rank ?? [];
+  const after = query.after;
+  const found: Scored[] = [];
+  for (const [score, expression] of tiers(rank)) {
+    if (after && score > Number(after.value)) continue;
+    const params: Param[] = [scope.match(expression)];
+    const filters = restOf(query, scope, params);
+    const keyset = after && score === Number(after.value) ? 'AND t.rowid > ?' : '';
+    if (keyset) params.push(after!.id ?? 0);
+    params.push(limit - found.length);
+    const ids = rows<{ id: number }>(`SELECT t.rowid AS id FROM search_text t WHERE t.search_text MATCH ? ${filters} ${keyset} ORDER BY t.rowid LIMIT ?`, params);
+    found.push(...ids.map(({ id }) => ({ id, score })));
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
+/** The FTS5 expression of each score the words can make, best first. */
+function tiers(rank: readonly TextCondition[]): Array<[number, string]> {
+  let ways: Array<{ score: number; parts: string[] }> = [{ score: 0, parts: [] }];
+  for (const r of rank) {
+    const places = placesOf(r);
+    ways = ways.flatMap((w) => places.map((p) => ({ score: w.score + p.weight, parts: [...w.parts, p.expression] })));
+  }
+  const byScore = new Map<number, string[]>();
+  for (const w of ways) byScore.set(w.score, [...(byScore.get(w.score) ?? []), w.parts.map((p) => `(${p})`).join(' AND ')]);
+  return [...byScore].sort((a, b) => b[0] - a[0]).map(([score, ands]) => [score, ands.map((a) => `(${a})`).join(' OR ')]);
+}
+
+/** Where a rank condition may be found, as FTS5 expressions that exclude the better places. */
+function placesOf(r: TextCondition): Array<{ weight: number; expression: string }> {
+  const within = r.columns ?? TEXT_COLUMNS;
+  const better: string[] = [];
+  const places: Array<{ weight: number; expression: string }> = [];
+  for (const { columns, weight } of PLACES) {
+    const here = columns.filter((c) => within.includes(c));
+    const own = here.length === 0 ? undefined : textExpression(here, r.words, r.phrase, r.prefix);
+    if (!own) continue;
+    places.push({ weight, expression: better.length === 0 ? own : `(${own}) NOT (${better.map((b) => `(${b})`).join(' OR ')})` });
+    better.push(own);
+  }
+  return places;
+}
+
+function byScores(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Scored[] {
+  const rank = query.rank ?? [];
+  const params: Param[] = [];
+  const scores = rank.map((r) => {
+    const cases = placesOf(r)
+      .filter((p) => p.weight > 1)
+      .map(({ weight }) => {
+        const columns = PLACES.find((p) => p.weight === weight)!.columns.filter((c) => (r.columns ?? TEXT_COLUMNS).includes(c));
+        params.push(textExpression(columns, r.words, r.phrase, r.prefix));
+        return `WHEN t.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH ?) THEN ${weight}`;
+      });
+    return cases.length === 0 ? '1' : `CASE ${cases.join(' ')} ELSE 1 END`;
+  });
+  params.push(scope.match(rank.map((r) => `(${textExpression(r.columns, r.words, r.phrase, r.prefix)})`).join(' AND ')));
+  const filters = restOf(query, scope, params);
+  const after: Keyset | undefined = query.after;
+  const keyset = after ? 'WHERE score < ? OR (score = ? AND id > ?)' : '';
+  if (after) params.push(Number(after.value), Number(after.value), after.id ?? 0);
+  params.push(limit);
+  return rows<Scored>(
+    `SELECT id, score FROM (
+       SELECT t.rowid AS id, ${scores.join(' + ') || 0} AS score FROM search_text t WHERE t.search_text MATCH ? ${filters}
+     ) ${keyset} ORDER BY score DESC, id LIMIT ?`,
+    params,
+  );
+}
+
+/** The rest of the condition, tested on each matching document, and removed entities left out. */
+function restOf(query: SearchQuery, scope: Scope, params: Param[]): string {
+  const urnOf = '(SELECT u.urn FROM aspects u WHERE u.id = t.rowid)';
+  const rest = probe(lower(withoutRank(query.condition, query.rank ?? [])), urnOf, scope, params);
+  const removed = scope.includeRemoved ? '' : `AND t.rowid NOT IN (${removedDocuments(scope, params)})`;
+  return `AND ${rest} ${removed}`;
+}
+
+/** The condition less the rank words among its conjuncts (the MATCH that ranks holds them already). */
+function withoutRank(c: Condition, rank: readonly TextCondition[]): Condition {
+  if (rank.includes(c as TextCondition)) return { kind: 'all' };
+  if (c.kind !== 'and') return c;
+  const rest = c.children.filter((child) => !rank.includes(child as TextCondition));
+  return rest.length === 0 ? { kind: 'all' } : rest.length === 1 ? rest[0] : { kind: 'and', children: rest };
+}
+
+/** The document ids (key-row ids) of the removed entities in scope. */
+function removedDocuments(scope: Scope, params: Param[]): string {
+  params.push(...scope.types.map((t) => t.keyAspect));
+  const keys = marks(scope.types.length);
+  return `SELECT d.id FROM search_terms r JOIN aspects d ON d.urn = r.urn AND d.aspect IN (${keys}) WHERE ${REMOVED} AND ${scope.range('r.urn', params)}`;
+}
