@@ -10,11 +10,13 @@ import { lower, marks, probe, REMOVED, textExpression, type Param, type Scope } 
  * the score depends on the entity alone, so a scroll stays stable while other entities change.
  *
  * Two plans give the same pages:
- * - tiers (up to MAX_TIER_WORDS words): every way the words can be placed is an FTS5 expression,
- *   and those with the same score are one tier; tiers are read best first, each in document order,
- *   until the page is full. A page costs its length, not the number of matches: scoring all of
- *   them and sorting cost 90 ms for a common word over 1M datasets.
- * - scores: every match is scored in SQL and sorted (more words: 3^n ways to place them).
+ * - tiers, for many matches: every way the words can be placed is an FTS5 expression, and those
+ *   with the same score are one tier; tiers are read best first, each in document order, until
+ *   the page is full. A page costs about its length: scoring 8,000 matches of two words and
+ *   sorting them took 35-60 ms over 1M datasets, the first tier 4-15 ms. But an empty tier still
+ *   scans its words' postings (up to 100 ms for two common words), so
+ * - scores, for few matches or more than MAX_TIER_WORDS words (3^n placements): every match is
+ *   scored in SQL and sorted.
  */
 
 export type RowsOf = <T>(sql: string, params: Param[]) => T[];
@@ -33,9 +35,12 @@ const PLACES: ReadonlyArray<{ columns: readonly TextColumn[]; weight: number }> 
 /** Beyond this many rank words, 3^n tiers are too many: score and sort instead. */
 export const MAX_TIER_WORDS = 4;
 
-export function relevancePage(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number, maxTierWords = MAX_TIER_WORDS): RankedRow[] {
-  const rank = query.rank ?? [];
-  const ids = rank.length <= maxTierWords ? byTiers(rows, query, scope, limit) : byScores(rows, query, scope, limit);
+/** A page of `limit` of the `total` matches, by tiers or by scores. */
+export function relevancePage(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number, total: number, tiered: boolean): RankedRow[] {
+  if (total === 0) return [];
+  // On a first page, no tier need be read once all matches are found.
+  const wanted = query.after ? limit : Math.min(limit, total);
+  const ids = tiered && (query.rank ?? []).length <= MAX_TIER_WORDS ? byTiers(rows, query, scope, wanted) : byScores(rows, query, scope, limit);
   if (ids.length === 0) return [];
   const urns = new Map(rows<{ id: number; urn: string }>(`SELECT id, urn FROM aspects WHERE id IN (${marks(ids.length)})`, ids.map((r) => r.id)).map((r) => [r.id, r.urn]));
   return ids.flatMap((r) => (urns.has(r.id) ? [{ urn: urns.get(r.id)!, value: r.score, id: r.id }] : []));

@@ -40,7 +40,10 @@ export class SqliteSearch {
     const limit = query.count + 1;
     let rows: Row[];
     if (by === 'urn') rows = this.byUrn(node, scope, desc, query.after, limit, total);
-    else if (by === 'relevance') rows = relevancePage((sql, params) => this.all(sql, params), query, scope, limit, this.maxTierWords);
+    else if (by === 'relevance') {
+      const tiered = total > this.few && (query.rank ?? []).length <= this.maxTierWords;
+      rows = relevancePage((sql, params) => this.all(sql, params), query, scope, limit, total, tiered);
+    }
     else rows = this.byField(node, scope, by, desc, query.after, limit, total);
     const page = rows.slice(0, query.count);
     const last = page[page.length - 1];
