@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import pg from 'pg';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
 const URNBASE_MAIN = path.resolve(HERE, '../src/main.js');
@@ -37,6 +38,8 @@ interface Settings {
   profileDir?: string;
   /** Whether urnbase runs with authentication on (the default; off with --no-auth). */
   auth: boolean;
+  /** Whether urnbase runs on PostgreSQL (a fresh database: --postgres) instead of SQLite. */
+  postgres: boolean;
 }
 
 /** The flags every benchmark takes; a suite may accept more (Suite.options) and read them itself. */
@@ -47,6 +50,7 @@ export const HARNESS_OPTIONS = {
   quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
   profile: { type: 'string' },
   'no-auth': { type: 'boolean', default: false },
+  postgres: { type: 'boolean', default: false },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
 function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings {
@@ -64,6 +68,32 @@ function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings
     warmup: Math.min(2, duration),
     profileDir: values.profile && path.resolve(values.profile),
     auth: !values['no-auth'],
+    postgres: values.postgres,
+  };
+}
+
+/**
+ * A fresh PostgreSQL database for one benchmark server, dropped afterwards. The server is
+ * URNBASE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432, whose user may create
+ * databases).
+ */
+export async function benchDatabase(): Promise<{ url: string; size: () => Promise<number>; drop: () => Promise<void> }> {
+  const server = process.env.URNBASE_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
+  const name = `urnbase_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string): Promise<unknown[]> => {
+    const client = new pg.Client({ connectionString: `${server}/postgres` });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return {
+    url: `${server}/${name}`,
+    size: async () => Number(((await admin(`SELECT pg_database_size('${name}') AS bytes`))[0] as { bytes: string }).bytes),
+    drop: async () => void (await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
   };
 }
 
@@ -326,6 +356,8 @@ async function measure(suite: Suite): Promise<void> {
 
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'urnbase-bench-'));
   tmpDirs.add(dataDir);
+  const database = s.postgres ? await benchDatabase() : undefined;
+  if (database) console.log(`store: PostgreSQL (a fresh database on ${database.url.replace(/\/[^/]*$/, '')})\n`);
   const [barePort, urnbasePort] = [await freePort(), await freePort()];
   const bases = { bare: `http://127.0.0.1:${barePort}`, urnbase: `http://127.0.0.1:${urnbasePort}` };
   const profileArgs = s.profileDir ? ['--cpu-prof', '--cpu-prof-dir', s.profileDir] : [];
@@ -338,6 +370,7 @@ async function measure(suite: Suite): Promise<void> {
       'serve',
       ...['--port', String(urnbasePort), '--data-dir', dataDir, '--log-level', 'warn'],
       ...['--auth', String(s.auth)],
+      ...(database ? ['--database-url', database.url] : []),
       ...(suite.serverArgs ?? []),
     ],
     s.auth ? { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN_SECRET } : process.env,
@@ -417,6 +450,7 @@ async function measure(suite: Suite): Promise<void> {
     }
   } finally {
     await Promise.all([stop(bare), stop(urnbase)]);
+    await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
     tmpDirs.delete(dataDir);
   }

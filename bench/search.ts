@@ -10,6 +10,7 @@
  *
  * usage: node dist/bench/search.js [--checkpoints 10000,100000,1000000] [--samples 200] [--quick]
  *   --quick  checkpoints 2,000 and 10,000, 50 samples: a smoke run
+ *   --postgres  run urnbase on PostgreSQL (a fresh database, dropped afterwards; see benchDatabase)
  *   --keep <dir>  load into <dir> and keep it afterwards, for a closer look; a <dir> kept by an
  *                 earlier run is measured again (checkpoints it holds already are measured without
  *                 loading, the rest are loaded on top)
@@ -18,10 +19,10 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { authHeaders, expectOk, fmt, jsonHeaders, makeTempDir, removeTempDir, startUrnbase, V2 } from './harness.js';
+import { authHeaders, benchDatabase, expectOk, fmt, jsonHeaders, makeTempDir, removeTempDir, startUrnbase, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
-  options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' } },
+  options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' }, postgres: { type: 'boolean', default: false } },
 });
 const CHECKPOINTS = (flags.checkpoints ?? (flags.quick ? '2000,10000' : '10000,100000,1000000')).split(',').map(Number);
 const SAMPLES = Number(flags.samples ?? (flags.quick ? 50 : 200));
@@ -128,7 +129,10 @@ async function main(): Promise<void> {
       `checkpoints ${CHECKPOINTS.map((n) => fmt(n)).join(', ')}; ${SAMPLES} sequential requests per query kind and checkpoint\n`,
   );
   const dataDir = flags.keep ? path.resolve(flags.keep) : await makeTempDir('urnbase-search-');
-  const server = await startUrnbase(dataDir, ['--tests-on-change', 'false', '--tests-interval', '0']);
+  if (flags.postgres && flags.keep) throw new Error('--keep is for SQLite data dirs');
+  const database = flags.postgres ? await benchDatabase() : undefined;
+  const server = await startUrnbase(dataDir, ['--tests-on-change', 'false', '--tests-interval', '0', ...(database ? ['--database-url', database.url] : [])]);
+  console.log(`store: ${database ? 'PostgreSQL' : 'SQLite'}\n`);
   const rows: string[] = [];
   try {
     const existing = await fetch(`${server.base}${V2}/dataset?count=1`, { headers: authHeaders() });
@@ -156,7 +160,7 @@ async function main(): Promise<void> {
         loadSeconds += Number(process.hrtime.bigint() - t0) / 1e9;
         loaded += size;
       }
-      const bytes = ['urnbase.db', 'urnbase.db-wal'].reduce((n, f) => {
+      const bytes = database ? await database.size() : ['urnbase.db', 'urnbase.db-wal'].reduce((n, f) => {
         try {
           return n + statSync(path.join(dataDir, f)).size;
         } catch {
@@ -184,6 +188,7 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row);
   } finally {
     await server.stop();
+    await database?.drop();
     if (!flags.keep) await removeTempDir(dataDir);
   }
 }
