@@ -7,7 +7,9 @@ import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from './search-types.j
  *   per (field, entity type, value), so that single-valued fields are counted without a scan;
  * - full text: one FTS document per entity (its rowid the entity's key aspect row id, stable for
  *   the entity's life), joined from per-aspect texts kept in search_docs: a search for several
- *   words finds them across aspects with one MATCH, and counts each entity once.
+ *   words finds them across aspects with one MATCH, and counts each entity once. The table is
+ *   contentless: a document is removed with the text it was indexed with, joined again from
+ *   search_docs as they were before the change.
  */
 export class SqliteIndexWriter {
   private readonly stmt;
@@ -31,10 +33,10 @@ export class SqliteIndexWriter {
         `INSERT OR REPLACE INTO search_docs (entity, aspect, name, qualifiedName, description, fieldPaths, keywords) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       docDelete: db.prepare('DELETE FROM search_docs WHERE entity = ? AND aspect = ?'),
-      docsOf: db.prepare<[number], Record<TextColumn, string | null>>(
-        `SELECT ${TEXT_COLUMNS.join(', ')} FROM search_docs WHERE entity = ?`,
+      docsOf: db.prepare<[number], AspectText>(`SELECT aspect, ${TEXT_COLUMNS.join(', ')} FROM search_docs WHERE entity = ? ORDER BY aspect`),
+      textDelete: db.prepare(
+        `INSERT INTO search_text (search_text, rowid, type, ${TEXT_COLUMNS.join(', ')}) VALUES ('delete', ?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`,
       ),
-      textDelete: db.prepare('DELETE FROM search_text WHERE rowid = ?'),
       textInsert: db.prepare(`INSERT INTO search_text (rowid, type, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`),
     };
   }
@@ -52,7 +54,8 @@ export class SqliteIndexWriter {
 
   /** After the aspect writes: the index entries, then the full-text documents of the entities whose text changed. */
   write(index: readonly IndexWrite[], idsBefore: Map<string, number>): void {
-    const changed = new Map<number, IndexWrite>();
+    /** Entities whose text changes: their aspects' texts before and after, by aspect. */
+    const changed = new Map<number, { urn: string; before: AspectText[]; after: Map<string, AspectText> }>();
     for (const entry of index) {
       const type = entityType(entry.urn);
       for (const [field, value] of entry.removeTerms) if (this.stmt.termDelete.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, -1);
@@ -62,20 +65,36 @@ export class SqliteIndexWriter {
       if (entry.text === undefined) continue;
       const id = idsBefore.get(entry.urn) ?? this.stmt.entityId.get(entry.urn, entry.keyAspect);
       if (id === undefined) continue;
-      if (entry.text === null) this.stmt.docDelete.run(id, entry.aspect);
-      else this.stmt.docUpsert.run(id, entry.aspect, ...TEXT_COLUMNS.map((c) => entry.text?.[c] ?? null));
-      changed.set(id, entry);
+      let entity = changed.get(id);
+      if (!entity) {
+        const before = this.stmt.docsOf.all(id);
+        changed.set(id, (entity = { urn: entry.urn, before, after: new Map(before.map((t) => [t.aspect, t])) }));
+      }
+      if (entry.text === null) {
+        this.stmt.docDelete.run(id, entry.aspect);
+        entity.after.delete(entry.aspect);
+      } else {
+        const text = { aspect: entry.aspect, ...Object.fromEntries(TEXT_COLUMNS.map((c) => [c, entry.text?.[c] ?? null])) } as AspectText;
+        this.stmt.docUpsert.run(id, entry.aspect, ...TEXT_COLUMNS.map((c) => text[c]));
+        entity.after.set(entry.aspect, text);
+      }
     }
-    for (const [id, entry] of changed) this.rebuildDocument(id, entry.urn);
+    for (const [id, { urn, before, after }] of changed) {
+      const [old, next] = [document(before), document([...after.values()].sort((a, b) => (a.aspect < b.aspect ? -1 : 1)))];
+      if (JSON.stringify(old) === JSON.stringify(next)) continue;
+      if (old) this.stmt.textDelete.run(id, entityType(urn), ...old);
+      if (next) this.stmt.textInsert.run(id, entityType(urn), ...next);
+    }
   }
+}
 
-  private rebuildDocument(id: number, urn: string): void {
-    this.stmt.textDelete.run(id);
-    const parts = this.stmt.docsOf.all(id);
-    if (parts.length === 0) return;
-    const columns = TEXT_COLUMNS.map((c) => parts.map((p) => p[c]).filter((t) => t !== null).join('\n') || null);
-    this.stmt.textInsert.run(id, entityType(urn), ...columns);
-  }
+/** One aspect's text, by column. */
+type AspectText = { aspect: string } & Record<TextColumn, string | null>;
+
+/** An entity's full-text document by column, its aspects' texts joined in aspect order (undefined: none). */
+function document(parts: readonly AspectText[]): Array<string | null> | undefined {
+  if (parts.length === 0) return undefined;
+  return TEXT_COLUMNS.map((c) => parts.map((p) => p[c]).filter((t) => t !== null).join('\n') || null);
 }
 
 /** `urn:li:<type>:…` → `<type>`. */
