@@ -9,10 +9,13 @@ import { entityRoutesV2 } from './api/v2/entity.js';
 import { searchRoutesV2 } from './api/v2/search.js';
 import { scrollRoutesV3 } from './api/v3/scroll.js';
 import { tokenRoutes } from './api/v2/tokens.js';
+import { eventRoutes } from './api/v2/events.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
+import { ChangeLog } from './events/change-log.js';
+import { ChangeLogRetention } from './events/retention.js';
 import { buildCore, type CoreOptions } from './core.js';
 import { bootstrap } from './ingest/bootstrap.js';
 import { TestScheduler } from './metatests/scheduler.js';
@@ -22,7 +25,7 @@ import { SqliteStore } from './store/sqlite.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken'>> &
+  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention'>> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
     /** Use this store instead of opening SQLite in dataDir. */
     store?: Store;
@@ -53,8 +56,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     app.log,
   );
   scheduler.start(ingest);
+  const changeLog = new ChangeLog(store, ingest);
+  const retention = new ChangeLogRetention(store, options.eventsRetention ?? 0, app.log);
+  await retention.start();
+  // Long polls end at shutdown instead of holding it up.
+  app.addHook('preClose', async () => changeLog.close());
   const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search };
   app.addHook('onClose', async () => {
+    retention.stop();
     await scheduler.close();
     await store.close();
   });
@@ -71,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   scrollRoutesV3(app, services);
   testRoutes(app, tests);
   tokenRoutes(app, tokens);
+  eventRoutes(app, changeLog);
   await app.ready();
   return { app, services };
 }

@@ -15,6 +15,8 @@ export interface Config {
   testsOnChange: boolean;
   /** Worker threads for catalog-wide metadata-test runs; 0 runs them on the main thread. */
   testsWorkers: number;
+  /** How long change-log events are kept, in ms; 0 keeps them forever. */
+  eventsRetention: number;
   /** Require a bearer token on every route but health, config and the API document. */
   auth: boolean;
   /** URNBASE_ADMIN_TOKEN: a secret valid as an admin token (environment only, never a flag). */
@@ -36,6 +38,7 @@ const OPTIONS = {
   'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean },
   'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers },
   auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean },
+  'events-retention': { env: 'URNBASE_EVENTS_RETENTION', default: '30d', parse: parseRetention },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -73,6 +76,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     testsOnChange: read('tests-on-change'),
     testsWorkers: read('tests-workers'),
     auth: read('auth'),
+    eventsRetention: read('events-retention'),
     ...(env.URNBASE_ADMIN_TOKEN ? { adminToken: adminToken(env.URNBASE_ADMIN_TOKEN) } : {}),
   };
 }
@@ -117,6 +121,15 @@ function parseDuration(raw: string): number {
   if (!match) throw new Error('expected a duration such as 0, 90s, 30m, 24h or 7d');
   const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms'];
   if (ms > 2_147_483_647) throw new Error('must be at most 24 days');
+  return ms;
+}
+
+/** `0` (keep forever), or days, hours, minutes: `30d`, `12h`, `90m`; up to 100 years. */
+function parseRetention(raw: string): number {
+  const match = /^(\d+)\s*(d|h|m)?$/.exec(raw.trim());
+  if (!match || (match[1] !== '0' && match[2] === undefined)) throw new Error('expected 0 (keep forever) or a duration such as 30d, 12h or 90m');
+  const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 'm'];
+  if (ms > 100 * 365 * DURATION_UNITS.d) throw new Error('must be at most 100 years');
   return ms;
 }
 

@@ -15,6 +15,7 @@ describe('configuration', () => {
       testsOnChange: true,
       testsWorkers: Math.min(os.availableParallelism(), 4),
       auth: true,
+      eventsRetention: 30 * 86_400_000,
     });
   });
 
@@ -29,6 +30,7 @@ describe('configuration', () => {
       URNBASE_TESTS_ON_CHANGE: 'false',
       URNBASE_TESTS_WORKERS: '3',
       URNBASE_AUTH: 'false',
+      URNBASE_EVENTS_RETENTION: '7d',
       URNBASE_ADMIN_TOKEN: 'a-long-enough-secret-for-an-admin-token',
     });
     assert.deepEqual(config, {
@@ -41,7 +43,18 @@ describe('configuration', () => {
       testsOnChange: false,
       testsWorkers: 3,
       auth: false,
+      eventsRetention: 7 * 86_400_000,
       adminToken: 'a-long-enough-secret-for-an-admin-token',
+    });
+  });
+
+  it('keeps change-log events 30 days, as long as asked (beyond the 24 days of timers), or forever with 0', () => {
+    assert.equal(loadConfig(['--events-retention', '0'], {}).eventsRetention, 0);
+    assert.equal(loadConfig(['--events-retention', '365d'], {}).eventsRetention, 365 * 86_400_000);
+    assert.equal(loadConfig(['--events-retention', '12h'], {}).eventsRetention, 12 * 3_600_000);
+    assert.throws(() => loadConfig(['--events-retention', '30'], {}), {
+      name: 'ConfigError',
+      message: 'Invalid --events-retention "30": expected 0 (keep forever) or a duration such as 30d, 12h or 90m',
     });
   });
 

@@ -41,6 +41,7 @@ interface PendingCommit {
 const COLUMNS = 'urn, aspect, 0 AS version, metadata, system_metadata';
 /** Queries naming up to this many aspects (and URNs) get statements with placeholders; more go through json_each. */
 const LISTED_ASPECTS = 8;
+const PRUNE_CHUNK = 5000;
 const LISTED_URNS = 16;
 
 /**
@@ -123,8 +124,8 @@ export class SqliteStore implements Store {
       ),
       // Creation times follow sequence order: what goes is the log's oldest stretch.
       firstKept: db.prepare<[number], number>(`SELECT sequence FROM change_log WHERE created_on >= ? ORDER BY sequence LIMIT 1`).pluck(),
-      pruneBelow: db.prepare<[number]>(`DELETE FROM change_log WHERE sequence < ?`),
-      pruneAll: db.prepare(`DELETE FROM change_log`),
+      // A chunk at a time, so a large prune never holds the write lock for long.
+      pruneChunk: db.prepare<[number]>(`DELETE FROM change_log WHERE sequence < ? AND sequence < (SELECT min(sequence) FROM change_log) + ${PRUNE_CHUNK}`),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       searchVersion: db.prepare<[], string>(`SELECT value FROM search_meta WHERE key = 'version'`).pluck(),
       setSearchVersion: db.prepare<[string]>(`INSERT OR REPLACE INTO search_meta (key, value) VALUES ('version', ?)`),
@@ -266,8 +267,14 @@ export class SqliteStore implements Store {
   }
 
   async pruneEvents(before: number): Promise<number> {
-    const first = this.stmt.firstKept.get(before);
-    return (first === undefined ? this.stmt.pruneAll.run() : this.stmt.pruneBelow.run(first)).changes;
+    const first = this.stmt.firstKept.get(before) ?? Number.MAX_SAFE_INTEGER;
+    let pruned = 0;
+    for (;;) {
+      const { changes } = this.stmt.pruneChunk.run(first);
+      pruned += changes;
+      if (changes === 0) return pruned;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async insertToken(token: TokenRecord): Promise<void> {

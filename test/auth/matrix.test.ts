@@ -36,6 +36,7 @@ const routes: Route[] = [
   { name: 'POST /gms/test evaluate', needs: 'read', ok: 200, request: () => ({ method: 'POST', url: '/gms/test?action=evaluate', payload: { urn: ds } }) },
   { name: 'POST /gms/test evaluate push', needs: 'write', ok: 200, request: () => ({ method: 'POST', url: '/gms/test?action=evaluate', payload: { urn: ds, push: true } }) },
   { name: 'POST /openapi/v2/auth/tokens', needs: 'admin', ok: 201, request: () => ({ method: 'POST', url: '/openapi/v2/auth/tokens', payload: { name: 'made', role: 'viewer' } }) },
+  { name: 'GET /openapi/v2/events', needs: 'read', ok: 200, request: () => ({ method: 'GET', url: '/openapi/v2/events?limit=1' }) },
   { name: 'GET /openapi/v2/auth/tokens', needs: 'admin', ok: 200, request: () => ({ method: 'GET', url: '/openapi/v2/auth/tokens' }) },
 ];
 

@@ -1,0 +1,112 @@
+import { ValidationError } from '../errors.js';
+import type { Ingest } from '../ingest/ingest.js';
+import type { LoggedEvent, Store } from '../store/store.js';
+
+/**
+ * Reading the change log (DataHub's MetadataChangeLog, without Kafka): events after a sequence,
+ * in commit order, waiting for new ones when asked (long polling). A consumer that keeps the last
+ * sequence it handled misses nothing across its restarts or ours, within the retention.
+ */
+
+/** An event as the API gives it, in DataHub's MetadataChangeLog terms. */
+export interface ChangeLogEvent {
+  sequence: number;
+  urn: string;
+  entityType: string;
+  aspectName: string;
+  changeType: string;
+  created: { time: number; actor: string };
+  /** The aspect's value after the change (null for a delete). */
+  aspect: unknown;
+  /** The value it replaced (null when there was none). */
+  previousAspectValue: unknown;
+  systemMetadata: unknown;
+}
+
+export interface ChangeLogPage {
+  events: ChangeLogEvent[];
+  /** Where to continue: the last event's sequence, or `after` when there was none. */
+  nextAfter: number;
+}
+
+export const MAX_EVENTS = 1000;
+export const MAX_WAIT_SECONDS = 60;
+/** How often waiters look for events committed by other processes. */
+const POLL_MS = 250;
+
+export class ChangeLog {
+  /** Waiters woken by this process's commits (others' are found by polling). */
+  private readonly waiters = new Set<() => void>();
+  private closing = false;
+
+  constructor(
+    private readonly store: Store,
+    ingest: Ingest,
+  ) {
+    ingest.onCommit(() => {
+      for (const wake of this.waiters) wake();
+    });
+  }
+
+  /** Events with a sequence above `after`; when there are none, waits up to `waitMs` for one. */
+  async read(after: number, limit: number, waitMs: number, closed?: AbortSignal): Promise<ChangeLogPage> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const events = await this.store.readEvents(after, limit);
+      if (events.length > 0 || Date.now() >= deadline || closed?.aborted || this.closing) {
+        return { events: events.map(toApi), nextAfter: events.at(-1)?.sequence ?? after };
+      }
+      await this.nextChance(Math.min(POLL_MS, deadline - Date.now()), closed);
+    }
+  }
+
+  /** Ends every wait now (the server is shutting down): waiting reads answer with what there is. */
+  close(): void {
+    this.closing = true;
+    for (const wake of this.waiters) wake();
+  }
+
+  /** Resolves at this process's next commit, after `ms`, or when the request goes away. */
+  private nextChance(ms: number, closed?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        closed?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+      closed?.addEventListener('abort', done);
+    });
+  }
+}
+
+/** `after`, `limit` and `wait` as the API takes them (strings from the query), checked. */
+export function readParameters(query: { after?: string; limit?: string; wait?: string }): { after: number; limit: number; waitMs: number } {
+  const after = query.after ?? '0';
+  if (!/^\d{1,15}$/.test(after)) throw new ValidationError(`after must be a sequence number (a non-negative integer), got ${JSON.stringify(after)}`);
+  const limit = query.limit ?? '100';
+  if (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_EVENTS) {
+    throw new ValidationError(`limit must be an integer from 1 to ${MAX_EVENTS}, got ${JSON.stringify(limit)}`);
+  }
+  const wait = query.wait ?? '0';
+  if (!/^\d{1,2}(\.\d{1,3})?$/.test(wait) || Number(wait) > MAX_WAIT_SECONDS) {
+    throw new ValidationError(`wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}, got ${JSON.stringify(wait)}`);
+  }
+  return { after: Number(after), limit: Number(limit), waitMs: Math.round(Number(wait) * 1000) };
+}
+
+function toApi(e: LoggedEvent): ChangeLogEvent {
+  return {
+    sequence: e.sequence,
+    urn: e.urn,
+    entityType: e.entityType,
+    aspectName: e.aspect,
+    changeType: e.changeType,
+    created: e.created,
+    aspect: e.value ?? null,
+    previousAspectValue: e.previousValue ?? null,
+    systemMetadata: e.systemMetadata ?? null,
+  };
+}

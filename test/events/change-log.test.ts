@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ChangeLogRetention } from '../../src/events/retention.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
+import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
+
+const EVENTS = '/openapi/v2/events';
+const invalid = (message: string) => ({ error: 'Validation Error', message });
+
+describe('the change log (GET /openapi/v2/events)', () => {
+  let t: TestApp;
+  before(async () => (t = await testApp()));
+  after(() => t.app.close());
+
+  const write = async (urn: string, aspect: string, value: unknown) => {
+    const res = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/${aspect}`, payload: value as object });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  };
+  const last = async () => (await t.call({ method: 'GET', url: `${EVENTS}?after=0&limit=1000` })).body.nextAfter as number;
+
+  it('gives each committed change with its values, actor and system metadata, in DataHub MCL terms', async () => {
+    const start = await last();
+    const urn = datasetUrn('events.shape');
+    await write(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:a' }] });
+    await write(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:b' }] });
+    const res = await t.call({ method: 'GET', url: `${EVENTS}?after=${start}` });
+    assert.equal(res.status, 200);
+    const tags = res.body.events.filter((e: { aspectName: string }) => e.aspectName === 'globalTags');
+    assert.equal(tags.length, 2);
+    const [first, second] = tags;
+    assert.deepEqual(Object.keys(second).sort(), ['aspect', 'aspectName', 'changeType', 'created', 'entityType', 'previousAspectValue', 'sequence', 'systemMetadata', 'urn']);
+    assert.equal(second.urn, urn);
+    assert.equal(second.entityType, 'dataset');
+    assert.equal(second.changeType, 'UPSERT');
+    assert.deepEqual(second.aspect, { tags: [{ tag: 'urn:li:tag:b' }] });
+    assert.deepEqual(second.previousAspectValue, { tags: [{ tag: 'urn:li:tag:a' }] });
+    assert.equal(first.previousAspectValue, null);
+    assert.equal(second.systemMetadata.version, '2');
+    assert.equal(second.created.actor, 'urn:li:corpuser:datahub');
+    assert.ok(Math.abs(second.created.time - Date.now()) < 60_000);
+    assert.ok(second.sequence > first.sequence);
+    assert.equal(res.body.nextAfter, res.body.events.at(-1).sequence);
+  });
+
+  it('gives a delete with its previous value and no aspect', async () => {
+    const urn = datasetUrn('events.delete');
+    await write(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:gone' }] });
+    const start = await last();
+    assert.equal((await t.call({ method: 'DELETE', url: `${V2}/dataset/${enc(urn)}/globalTags` })).status, 200);
+    const res = await t.call({ method: 'GET', url: `${EVENTS}?after=${start}` });
+    const [event] = res.body.events;
+    assert.equal(event.changeType, 'DELETE');
+    assert.equal(event.aspect, null);
+    assert.deepEqual(event.previousAspectValue, { tags: [{ tag: 'urn:li:tag:gone' }] });
+  });
+
+  it('pages in sequence order with limit and nextAfter, each event once', async () => {
+    const start = await last();
+    for (let i = 0; i < 5; i++) await write(datasetUrn(`events.page${i}`), 'globalTags', { tags: [{ tag: `urn:li:tag:p${i}` }] });
+    const all = (await t.call({ method: 'GET', url: `${EVENTS}?after=${start}&limit=1000` })).body.events.map((e: { sequence: number }) => e.sequence);
+    const paged: number[] = [];
+    for (let after = start; ; ) {
+      const res = await t.call({ method: 'GET', url: `${EVENTS}?after=${after}&limit=3` });
+      assert.ok(res.body.events.length <= 3);
+      if (res.body.events.length === 0) break;
+      paged.push(...res.body.events.map((e: { sequence: number }) => e.sequence));
+      after = res.body.nextAfter;
+    }
+    assert.deepEqual(paged, all);
+    assert.deepEqual([...all].sort((a, b) => a - b), all);
+  });
+
+  it('answers at once with nothing after the newest event, continuing from there', async () => {
+    const start = await last();
+    const res = await t.call({ method: 'GET', url: `${EVENTS}?after=${start}` });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { events: [], nextAfter: start });
+  });
+
+  it('holds a waiting request until a change is committed', async () => {
+    const start = await last();
+    const began = Date.now();
+    const waiting = t.call({ method: 'GET', url: `${EVENTS}?after=${start}&wait=20` });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await write(datasetUrn('events.wake'), 'globalTags', { tags: [{ tag: 'urn:li:tag:wake' }] });
+    const res = await waiting;
+    assert.equal(res.status, 200);
+    assert.ok(Date.now() - began < 5000, 'answered well before the wait ended');
+    assert.ok(res.body.events.some((e: { urn: string }) => e.urn === datasetUrn('events.wake')));
+  });
+
+  it('answers an empty list when the wait ends with nothing new', async () => {
+    const start = await last();
+    const began = Date.now();
+    const res = await t.call({ method: 'GET', url: `${EVENTS}?after=${start}&wait=0.3` });
+    assert.deepEqual(res.body, { events: [], nextAfter: start });
+    assert.ok(Date.now() - began >= 290);
+  });
+
+  for (const [query, message] of [
+    ['after=-1', 'after must be a sequence number (a non-negative integer), got "-1"'],
+    ['after=abc', 'after must be a sequence number (a non-negative integer), got "abc"'],
+    ['limit=0', 'limit must be an integer from 1 to 1000, got "0"'],
+    ['limit=1001', 'limit must be an integer from 1 to 1000, got "1001"'],
+    ['wait=61', 'wait must be a number of seconds from 0 to 60, got "61"'],
+    ['wait=soon', 'wait must be a number of seconds from 0 to 60, got "soon"'],
+  ]) {
+    it(`refuses ${query}`, async () => {
+      const res = await t.call({ method: 'GET', url: `${EVENTS}?${query}` });
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body, invalid(message));
+    });
+  }
+});
+
+describe('the change log across processes and over time', () => {
+  let dir: string;
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'urnbase-events-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('wakes a waiting reader with a change committed through another connection to the data dir', async () => {
+    const reader = await testApp({ dataDir: dir });
+    const writer = await testApp({ dataDir: dir });
+    try {
+      const start = (await reader.call({ method: 'GET', url: `${EVENTS}?limit=1000` })).body.nextAfter;
+      const waiting = reader.call({ method: 'GET', url: `${EVENTS}?after=${start}&wait=20` });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const urn = datasetUrn('events.other');
+      const res = await writer.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/globalTags`, payload: { tags: [{ tag: 'urn:li:tag:x' }] } });
+      assert.equal(res.status, 200);
+      const began = Date.now();
+      const got = await waiting;
+      assert.ok(Date.now() - began < 2000, 'found by polling within a second or two');
+      assert.ok(got.body.events.some((e: { urn: string }) => e.urn === urn));
+    } finally {
+      await reader.app.close();
+      await writer.app.close();
+    }
+  });
+
+  it('drops events past the retention, oldest first, keeping the rest and their sequences', async () => {
+    const t = await testApp({ dataDir: dir });
+    try {
+      const store = t.services.store as SqliteStore;
+      const before = await store.readEvents(0, 100_000);
+      assert.ok(before.length > 2);
+      const cut = before[before.length - 2].created.time;
+      // Everything created before the second newest event's time goes.
+      const pruned = await new ChangeLogRetention(store, 1000).prune(cut + 1000);
+      const kept = await store.readEvents(0, 100_000);
+      assert.equal(pruned + kept.length, before.length);
+      assert.ok(kept.every((e) => e.created.time >= cut));
+      assert.deepEqual(kept.map((e) => e.sequence), before.slice(before.length - kept.length).map((e) => e.sequence));
+      // Nothing is newer than now: everything goes.
+      await new ChangeLogRetention(store, 1).prune(Date.now() + 10);
+      assert.deepEqual(await store.readEvents(0, 10), []);
+    } finally {
+      await t.app.close();
+    }
+  });
+
+  it('prunes a large log in chunks', async () => {
+    const t = await testApp({ dataDir: dir, bodyLimit: 16 * 1024 * 1024 });
+    try {
+      const body = Array.from({ length: 12_000 }, (_, i) => ({ urn: datasetUrn(`events.bulk${i}`), aspects: { status: { value: { removed: false } } } }));
+      const res = await t.call({ method: 'POST', url: `${V2}/dataset`, payload: body });
+      assert.ok(res.status < 300, JSON.stringify(res.body));
+      const store = t.services.store;
+      assert.ok((await store.readEvents(0, 100_000)).length >= 12_000);
+      assert.ok((await store.pruneEvents(Date.now() + 10)) >= 12_000);
+      assert.deepEqual(await store.readEvents(0, 10), []);
+    } finally {
+      await t.app.close();
+    }
+  });
+});
