@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { buildApp } from './app.js';
+import { exportCommand, EXPORT_USAGE, importCommand, IMPORT_USAGE } from './cli/transfer.js';
 import { propertiesCommand } from './cli/properties.js';
 import { testsCommand } from './cli/tests.js';
 import { tokenCommand } from './cli/token.js';
@@ -13,6 +14,8 @@ const USAGE = `usage: urnbase serve [options]
        urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR]
        urnbase token list [--data-dir DIR]
        urnbase token revoke <id> [--data-dir DIR]
+       ${EXPORT_USAGE.slice('usage: '.length)}
+       ${IMPORT_USAGE.slice('usage: '.length)}
 
 serve options (each also an environment variable):
 ${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o.default}`).join('\n')}
@@ -45,6 +48,16 @@ async function main(): Promise<void> {
     case 'tests':
       // The progress bar only goes to a terminal; piped or logged runs get just the summary.
       process.exitCode = await testsCommand(
+        rest,
+        (line) => process.stdout.write(`${line}\n`),
+        process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
+      );
+      return;
+    case 'export':
+      process.exitCode = await exportCommand(rest, process.stdout, (line) => process.stderr.write(`${line}\n`));
+      return;
+    case 'import':
+      process.exitCode = await importCommand(
         rest,
         (line) => process.stdout.write(`${line}\n`),
         process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
