@@ -4,6 +4,9 @@ import { registerAuth } from './api/auth.js';
 import { registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
+import { metricsRoutes } from './api/metrics.js';
+import { meterStore } from './metrics/metered-store.js';
+import { Metrics } from './metrics/metrics.js';
 import { testRoutes } from './api/gms/test.js';
 import { entityRoutesV2 } from './api/v2/entity.js';
 import { searchRoutesV2 } from './api/v2/search.js';
@@ -33,7 +36,10 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
 /** The composition root: store, registry, services, HTTP server. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const registry = Registry.load();
-  const store = options.store ?? new SqliteStore(options.dataDir);
+  // Every store call the app makes is timed; /metrics reads the figures.
+  const metrics = new Metrics();
+  const store = meterStore(options.store ?? new SqliteStore(options.dataDir), metrics.storeSeconds);
+  metrics.watchChangeLog(store);
   const { reader, ingest, tests, indexer, search } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
@@ -53,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     app.log,
   );
   scheduler.start(ingest);
+  tests.onRun((run) => metrics.testRun(run.kind, run.outcome, run.seconds, run.entities));
   const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search };
   app.addHook('onClose', async () => {
     await scheduler.close();
@@ -66,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerAuth(app, tokens, new FailedAuthLimiter(options.authFailureLimit), auth);
   await registerOpenApi(app);
   statusRoutes(app);
+  metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
   searchRoutesV2(app, services);
   scrollRoutesV3(app, services);
