@@ -17,6 +17,8 @@ export interface Config {
   testsWorkers: number;
   /** Require a bearer token on every route but health, config and the API document. */
   auth: boolean;
+  /** How long `serve` waits for in-flight requests after SIGTERM/SIGINT before cutting them off, in ms. */
+  shutdownGrace: number;
   /** URNBASE_ADMIN_TOKEN: a secret valid as an admin token (environment only, never a flag). */
   adminToken?: string;
 }
@@ -36,6 +38,7 @@ const OPTIONS = {
   'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean },
   'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers },
   auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean },
+  'shutdown-grace': { env: 'URNBASE_SHUTDOWN_GRACE', default: '10s', parse: parseDuration },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -73,6 +76,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     testsOnChange: read('tests-on-change'),
     testsWorkers: read('tests-workers'),
     auth: read('auth'),
+    shutdownGrace: read('shutdown-grace'),
     ...(env.URNBASE_ADMIN_TOKEN ? { adminToken: adminToken(env.URNBASE_ADMIN_TOKEN) } : {}),
   };
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { exportCommand, EXPORT_USAGE, importCommand, IMPORT_USAGE } from './cli/transfer.js';
 import { propertiesCommand } from './cli/properties.js';
@@ -25,13 +26,41 @@ async function serve(argv: string[]): Promise<void> {
   const config = loadConfig(argv);
   const { app } = await buildApp(config);
   if (!config.auth) app.log.warn('authentication is OFF (--auth false): anyone who can reach this port can read and write everything');
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(() => process.exit(0), () => process.exit(1));
-    });
-  }
+  drainOnSignal(app, config.shutdownGrace);
   await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (at most `graceMs`),
+ * close the store, exit 0. Requests still running after the grace are cut off (exit 1); a second
+ * signal stops at once.
+ */
+function drainOnSignal(app: FastifyInstance, graceMs: number): void {
+  let draining = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (draining) process.exit(1);
+    draining = true;
+    app.log.info({ signal, graceMs }, 'draining in-flight requests, then stopping');
+    let cutOff = false;
+    const timer = setTimeout(() => {
+      cutOff = true;
+      app.log.warn({ graceMs }, 'shutdown grace over: closing the connections still open');
+      app.server.closeAllConnections();
+    }, graceMs);
+    app.close().then(
+      () => {
+        clearTimeout(timer);
+        app.log.info('stopped');
+        process.exit(cutOff ? 1 : 0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 async function main(): Promise<void> {

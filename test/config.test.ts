@@ -15,6 +15,7 @@ describe('configuration', () => {
       testsOnChange: true,
       testsWorkers: Math.min(os.availableParallelism(), 4),
       auth: true,
+      shutdownGrace: 10_000,
     });
   });
 
@@ -29,6 +30,7 @@ describe('configuration', () => {
       URNBASE_TESTS_ON_CHANGE: 'false',
       URNBASE_TESTS_WORKERS: '3',
       URNBASE_AUTH: 'false',
+      URNBASE_SHUTDOWN_GRACE: '30s',
       URNBASE_ADMIN_TOKEN: 'a-long-enough-secret-for-an-admin-token',
     });
     assert.deepEqual(config, {
@@ -41,8 +43,14 @@ describe('configuration', () => {
       testsOnChange: false,
       testsWorkers: 3,
       auth: false,
+      shutdownGrace: 30_000,
       adminToken: 'a-long-enough-secret-for-an-admin-token',
     });
+  });
+
+  it('drains in-flight requests for 10 seconds on SIGTERM unless told otherwise', () => {
+    assert.equal(loadConfig([], {}).shutdownGrace, 10_000);
+    assert.equal(loadConfig(['--shutdown-grace', '2s'], {}).shutdownGrace, 2000);
   });
 
   it('turns scheduled metadata tests off with an interval of 0', () => {
