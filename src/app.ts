@@ -1,10 +1,12 @@
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { registerAuth } from './api/auth.js';
 import { registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
 import { metricsRoutes } from './api/metrics.js';
+import { loggerOptions, registerRequestIds, requestId } from './api/request-id.js';
 import { meterStore } from './metrics/metered-store.js';
 import { Metrics } from './metrics/metrics.js';
 import { testRoutes } from './api/gms/test.js';
@@ -29,6 +31,8 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
     /** Use this store instead of opening SQLite in dataDir. */
     store?: Store;
+    /** Where log lines go (default stdout): tests read them. */
+    logStream?: DestinationStream;
     /** Failed authentications per address per minute before 429 (default 20). */
     authFailureLimit?: number;
   };
@@ -46,7 +50,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await bootstrap(registry, reader, ingest);
 
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    logger: options.logLevel === 'silent' ? false : loggerOptions(options.logLevel, options.logStream),
+    genReqId: requestId,
     bodyLimit: options.bodyLimit,
     exposeHeadRoutes: false,
     // URNs travel as single path segments and easily exceed the default 100 characters.
@@ -65,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     await scheduler.close();
     await store.close();
   });
+  registerRequestIds(app);
   configureParsing(app);
   registerErrorHandlers(app);
   // Auth is the caller's choice here (tests, embedding); `urnbase serve` turns it on by default.
