@@ -7,7 +7,7 @@ import { Registry } from '../registry/registry.js';
 import { openStore, type StoreOptions } from '../store/open.js';
 import { exportCatalog } from '../transfer/export.js';
 import { ImportFormatError } from '../transfer/format.js';
-import { importExport, StoreNotEmptyError } from '../transfer/import.js';
+import { importExport, StoreNotEmptyError, validateExport } from '../transfer/import.js';
 import { count, ProgressBar } from './progress.js';
 
 export const EXPORT_USAGE = `usage: urnbase export [--data-dir DIR | --database-url URL] [--include-tokens] [-o FILE]`;
@@ -66,14 +66,20 @@ export async function importCommand(argv: string[], log: (line: string) => void,
   if (!existsSync(values.file)) throw new ConfigError(`cannot read ${values.file}: no such file`);
   const where = storeOptions(values);
   const started = Date.now();
+  const registry = Registry.load();
+  // Checked before the store is even opened: bad input creates no empty data dir either.
+  const validated = await validateExport(values.file, registry).catch((error: unknown) => {
+    if (error instanceof ImportFormatError) throw new ConfigError(`${values.file} ${error.message}; nothing was imported`);
+    throw error;
+  });
   const store = await openStore(where);
   let bar: ProgressBar | undefined;
   try {
-    const summary = await importExport(store, Registry.load(), values.file, {
+    const summary = await importExport(store, registry, values.file, {
       includeTokens: values['include-tokens'] === true,
       replace: values.replace === true,
       progress: progress && ((done, total) => (bar ??= new ProgressBar(progress, total, 'versions')).update(done)),
-    });
+    }, validated);
     bar?.clear();
     const skipped = summary.tokensSkipped > 0 ? `, ${count(summary.tokensSkipped)} tokens skipped${values['include-tokens'] ? ' (already present)' : ' (pass --include-tokens)'}` : '';
     log(

@@ -131,8 +131,8 @@ export async function clearCatalog(store: Store, registry: Registry): Promise<vo
  * stamped with old times. The search index is rebuilt from the loaded aspects at the end.
  * Should the replay fail, what it wrote is removed again.
  */
-export async function importExport(store: Store, registry: Registry, file: string, options: ImportOptions): Promise<ImportSummary> {
-  const expected = await validateExport(file, registry);
+export async function importExport(store: Store, registry: Registry, file: string, options: ImportOptions, validated?: EndRecord): Promise<ImportSummary> {
+  const expected = validated ?? (await validateExport(file, registry));
   if (await holdsCatalog(store, registry)) {
     if (!options.replace) {
       throw new StoreNotEmptyError('the target store already holds a catalog: import into an empty store, or pass --replace to delete what it holds first');
