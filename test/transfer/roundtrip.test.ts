@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { importCommand } from '../../src/cli/transfer.js';
 import { testApp, type TestApp } from '../helpers.js';
 import { datasetUrn, enc, list, V2, write } from '../search/fixtures.js';
 
@@ -158,6 +159,18 @@ describe('urnbase export and import', () => {
         await t.app.close();
       }
     });
+  });
+
+  it('draws a progress bar of versions when given a terminal, then clears it for the summary', async () => {
+    const drawn: string[] = [];
+    const said: string[] = [];
+    const versions = body(file).filter((l) => l.startsWith('{"kind":"aspect"')).length;
+    const code = await importCommand(['-f', file, '--data-dir', join(root, 'progress')], (line) => said.push(line), (text) => drawn.push(text));
+    assert.equal(code, 0);
+    assert.match(drawn.at(-2) ?? '', new RegExp(`^\\r\\[#{20}\\] 100% ${versions}/${versions} versions, [\\d,]+/s$`));
+    assert.equal(drawn.at(-1), '\r\x1b[K');
+    assert.equal(said.length, 1);
+    assert.match(said[0], new RegExp(`^imported \\d+ aspects \\(${versions} versions\\) of \\d+ entities, 0 tokens into `));
   });
 
   it('--replace deletes what the store holds first', async () => {
