@@ -9,13 +9,13 @@ const MAX_LENGTH = 128;
 /**
  * A caller's X-Request-Id is kept (so a request can be followed across a proxy and urnbase) once
  * cut to characters that cannot forge log lines or headers, and to 128 of them; without a
- * usable one, urnbase makes one.
+ * usable one, urnbase makes one (`req-` and a UUID).
  */
 export function requestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID_HEADER];
   const text = Array.isArray(given) ? given[0] : given;
   const clean = (text ?? '').replace(/[^A-Za-z0-9._:+=/@-]/g, '').slice(0, MAX_LENGTH);
-  return clean.length > 0 ? clean : randomUUID();
+  return clean.length > 0 ? clean : `req-${randomUUID()}`;
 }
 
 /**

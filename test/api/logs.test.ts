@@ -34,7 +34,7 @@ describe('request logs', () => {
   it('make up a request id when none is sent, one per request', async () => {
     const [a, b] = [await t.call({ method: 'GET', url: '/health' }), await t.call({ method: 'GET', url: '/health' })];
     const [idA, idB] = [String(a.headers['x-request-id']), String(b.headers['x-request-id'])];
-    assert.match(idA, /^[0-9a-f-]{36}$/);
+    assert.match(idA, /^req-[0-9a-f-]{36}$/);
     assert.notEqual(idA, idB);
     assert.ok(logs.lines.some((l) => l.reqId === idA && l.msg === 'request completed'));
   });
@@ -44,7 +44,7 @@ describe('request logs', () => {
     const id = String(res.headers['x-request-id']);
     assert.equal(id, `evilmsg:forged${'x'.repeat(300)}`.slice(0, 128));
     const unusable = await t.call({ method: 'GET', url: '/health', headers: { 'x-request-id': '"<>"' } });
-    assert.match(String(unusable.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    assert.match(String(unusable.headers['x-request-id']), /^req-[0-9a-f-]{36}$/);
   });
 
   it('never hold a token: not the Authorization header, not a created token', async () => {
