@@ -1,9 +1,14 @@
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { registerAuth } from './api/auth.js';
 import { registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
+import { metricsRoutes } from './api/metrics.js';
+import { loggerOptions, registerRequestIds, requestId } from './api/request-id.js';
+import { meterStore } from './metrics/metered-store.js';
+import { Metrics } from './metrics/metrics.js';
 import { testRoutes } from './api/gms/test.js';
 import { entityRoutesV2 } from './api/v2/entity.js';
 import { searchRoutesV2 } from './api/v2/search.js';
@@ -29,6 +34,8 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
     /** Use this store instead of opening SQLite in dataDir. */
     store?: Store;
+    /** Where log lines go (default stdout): tests read them. */
+    logStream?: DestinationStream;
     /** Failed authentications per address per minute before 429 (default 20). */
     authFailureLimit?: number;
   };
@@ -36,14 +43,18 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
 /** The composition root: store, registry, services, HTTP server. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const registry = Registry.load();
-  const store = options.store ?? new SqliteStore(options.dataDir);
+  // Every store call the app makes is timed; /metrics reads the figures.
+  const metrics = new Metrics();
+  const store = meterStore(options.store ?? new SqliteStore(options.dataDir), metrics.storeSeconds);
+  metrics.watchChangeLog(store);
   const { reader, ingest, tests, indexer, search } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
 
   const app = Fastify({
-    logger: options.logLevel === 'silent' ? false : { level: options.logLevel },
+    logger: options.logLevel === 'silent' ? false : loggerOptions(options.logLevel, options.logStream),
+    genReqId: requestId,
     bodyLimit: options.bodyLimit,
     exposeHeadRoutes: false,
     // URNs travel as single path segments and easily exceed the default 100 characters.
@@ -61,12 +72,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await retention.start();
   // Long polls end at shutdown instead of holding it up.
   app.addHook('preClose', async () => changeLog.close());
+  tests.onRun((run) => metrics.testRun(run.kind, run.outcome, run.seconds, run.entities));
   const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search };
   app.addHook('onClose', async () => {
     retention.stop();
     await scheduler.close();
     await store.close();
   });
+  registerRequestIds(app);
   configureParsing(app);
   registerErrorHandlers(app);
   // Auth is the caller's choice here (tests, embedding); `urnbase serve` turns it on by default.
@@ -75,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerAuth(app, tokens, new FailedAuthLimiter(options.authFailureLimit), auth);
   await registerOpenApi(app);
   statusRoutes(app);
+  metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
   searchRoutesV2(app, services);
   scrollRoutesV3(app, services);

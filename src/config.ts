@@ -19,6 +19,8 @@ export interface Config {
   eventsRetention: number;
   /** Require a bearer token on every route but health, config and the API document. */
   auth: boolean;
+  /** How long `serve` waits for in-flight requests after SIGTERM/SIGINT before cutting them off, in ms. */
+  shutdownGrace: number;
   /** URNBASE_ADMIN_TOKEN: a secret valid as an admin token (environment only, never a flag). */
   adminToken?: string;
 }
@@ -39,6 +41,7 @@ const OPTIONS = {
   'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers },
   auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean },
   'events-retention': { env: 'URNBASE_EVENTS_RETENTION', default: '30d', parse: parseRetention },
+  'shutdown-grace': { env: 'URNBASE_SHUTDOWN_GRACE', default: '10s', parse: parseDuration },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -77,6 +80,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     testsWorkers: read('tests-workers'),
     auth: read('auth'),
     eventsRetention: read('events-retention'),
+    shutdownGrace: read('shutdown-grace'),
     ...(env.URNBASE_ADMIN_TOKEN ? { adminToken: adminToken(env.URNBASE_ADMIN_TOKEN) } : {}),
   };
 }

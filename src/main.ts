@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { exportCommand, EXPORT_USAGE, importCommand, IMPORT_USAGE } from './cli/transfer.js';
 import { propertiesCommand } from './cli/properties.js';
 import { testsCommand } from './cli/tests.js';
 import { tokenCommand } from './cli/token.js';
@@ -13,6 +15,8 @@ const USAGE = `usage: urnbase serve [options]
        urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR]
        urnbase token list [--data-dir DIR]
        urnbase token revoke <id> [--data-dir DIR]
+       ${EXPORT_USAGE.slice('usage: '.length)}
+       ${IMPORT_USAGE.slice('usage: '.length)}
 
 serve options (each also an environment variable):
 ${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o.default}`).join('\n')}
@@ -22,13 +26,41 @@ async function serve(argv: string[]): Promise<void> {
   const config = loadConfig(argv);
   const { app } = await buildApp(config);
   if (!config.auth) app.log.warn('authentication is OFF (--auth false): anyone who can reach this port can read and write everything');
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(() => process.exit(0), () => process.exit(1));
-    });
-  }
+  drainOnSignal(app, config.shutdownGrace);
   await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (at most `graceMs`),
+ * close the store, exit 0. Requests still running after the grace are cut off (exit 1); a second
+ * signal stops at once.
+ */
+function drainOnSignal(app: FastifyInstance, graceMs: number): void {
+  let draining = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (draining) process.exit(1);
+    draining = true;
+    app.log.info({ signal, graceMs }, 'draining in-flight requests, then stopping');
+    let cutOff = false;
+    const timer = setTimeout(() => {
+      cutOff = true;
+      app.log.warn({ graceMs }, 'shutdown grace over: closing the connections still open');
+      app.server.closeAllConnections();
+    }, graceMs);
+    app.close().then(
+      () => {
+        clearTimeout(timer);
+        app.log.info('stopped');
+        process.exit(cutOff ? 1 : 0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 async function main(): Promise<void> {
@@ -45,6 +77,16 @@ async function main(): Promise<void> {
     case 'tests':
       // The progress bar only goes to a terminal; piped or logged runs get just the summary.
       process.exitCode = await testsCommand(
+        rest,
+        (line) => process.stdout.write(`${line}\n`),
+        process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
+      );
+      return;
+    case 'export':
+      process.exitCode = await exportCommand(rest, process.stdout, (line) => process.stderr.write(`${line}\n`));
+      return;
+    case 'import':
+      process.exitCode = await importCommand(
         rest,
         (line) => process.stdout.write(`${line}\n`),
         process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,

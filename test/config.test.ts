@@ -16,6 +16,7 @@ describe('configuration', () => {
       testsWorkers: Math.min(os.availableParallelism(), 4),
       auth: true,
       eventsRetention: 30 * 86_400_000,
+      shutdownGrace: 10_000,
     });
   });
 
@@ -31,6 +32,7 @@ describe('configuration', () => {
       URNBASE_TESTS_WORKERS: '3',
       URNBASE_AUTH: 'false',
       URNBASE_EVENTS_RETENTION: '7d',
+      URNBASE_SHUTDOWN_GRACE: '30s',
       URNBASE_ADMIN_TOKEN: 'a-long-enough-secret-for-an-admin-token',
     });
     assert.deepEqual(config, {
@@ -44,6 +46,7 @@ describe('configuration', () => {
       testsWorkers: 3,
       auth: false,
       eventsRetention: 7 * 86_400_000,
+      shutdownGrace: 30_000,
       adminToken: 'a-long-enough-secret-for-an-admin-token',
     });
   });
@@ -56,6 +59,9 @@ describe('configuration', () => {
       name: 'ConfigError',
       message: 'Invalid --events-retention "30": expected 0 (keep forever) or a duration such as 30d, 12h or 90m',
     });
+  it('drains in-flight requests for 10 seconds on SIGTERM unless told otherwise', () => {
+    assert.equal(loadConfig([], {}).shutdownGrace, 10_000);
+    assert.equal(loadConfig(['--shutdown-grace', '2s'], {}).shutdownGrace, 2000);
   });
 
   it('turns scheduled metadata tests off with an interval of 0', () => {

@@ -13,11 +13,11 @@ export function rate(done: number, elapsedMs: number): number {
 }
 
 /** `[#########...........] 45% 4,500/10,000 entities, 2,310/s` (no carriage return). */
-export function progressLine(done: number, total: number, elapsedMs: number): string {
+export function progressLine(done: number, total: number, elapsedMs: number, unit = 'entities'): string {
   const fraction = total > 0 ? Math.min(done / total, 1) : 1;
   const filled = Math.round(fraction * WIDTH);
   const bar = '#'.repeat(filled) + '.'.repeat(WIDTH - filled);
-  return `[${bar}] ${Math.floor(fraction * 100)}% ${count(done)}/${count(total)} entities, ${count(rate(done, elapsedMs))}/s`;
+  return `[${bar}] ${Math.floor(fraction * 100)}% ${count(done)}/${count(total)} ${unit}, ${count(rate(done, elapsedMs))}/s`;
 }
 
 /** Redraws one line in place on a terminal; clear() leaves the line empty for what follows. */
@@ -27,10 +27,11 @@ export class ProgressBar {
   constructor(
     private readonly write: (text: string) => void,
     private readonly total: number,
+    private readonly unit = 'entities',
   ) {}
 
   update(done: number): void {
-    this.write(`\r${progressLine(done, this.total, Date.now() - this.start)}`);
+    this.write(`\r${progressLine(done, this.total, Date.now() - this.start, this.unit)}`);
   }
 
   clear(): void {

@@ -42,6 +42,18 @@ export interface RunSummary {
   tests: Array<{ urn: string; name: string; selected: number; passing: number; failing: number }>;
 }
 
+export type RunOptions = EvaluateOptions & { pageSize?: number; onPage?: (done: number) => void };
+
+/** A finished run, as reported to onRun listeners. */
+export interface TestRunReport {
+  kind: 'catalog' | 'entities';
+  outcome: 'ok' | 'error';
+  seconds: number;
+  entities: number;
+}
+
+export type RunListener = (run: TestRunReport) => void;
+
 /** Writes made by tests: the on-change trigger ignores them, so actions do not re-trigger tests. */
 export const TEST_SOURCE = 'METADATA_TESTS';
 const PUSH_ATTEMPTS = 5;
@@ -49,6 +61,7 @@ const PUSH_ATTEMPTS = 5;
 /** Metadata tests: evaluate entities against test definitions, push results and run actions. */
 export class MetadataTests {
   private readonly evaluator: Evaluator;
+  private readonly runListeners: RunListener[] = [];
 
   constructor(
     private readonly registry: Registry,
@@ -60,8 +73,32 @@ export class MetadataTests {
     this.evaluator = new Evaluator(registry);
   }
 
+  /** Hears of every finished run (catalog-wide or of named entities): for metrics. */
+  onRun(listener: RunListener): void {
+    this.runListeners.push(listener);
+  }
+
+  private async timed<T>(kind: 'catalog' | 'entities', work: () => Promise<T>, entities: (result: T) => number): Promise<T> {
+    const started = performance.now();
+    const report = (outcome: 'ok' | 'error', count: number) => {
+      for (const listener of this.runListeners) listener({ kind, outcome, seconds: (performance.now() - started) / 1000, entities: count });
+    };
+    try {
+      const result = await work();
+      report('ok', entities(result));
+      return result;
+    } catch (error) {
+      report('error', 0);
+      throw error;
+    }
+  }
+
   /** Evaluates the entities (404 for an unknown one); with push, writes results and actions in one transaction. */
   async evaluate(urns: readonly string[], options: EvaluateOptions): Promise<Map<string, TestResults>> {
+    return this.timed('entities', () => this.evaluateNamed(urns, options), (results) => results.size);
+  }
+
+  private async evaluateNamed(urns: readonly string[], options: EvaluateOptions): Promise<Map<string, TestResults>> {
     const tests = await this.testsFor(options.tests);
     return this.evaluateRead(urns, undefined, tests, options, true);
   }
@@ -85,7 +122,11 @@ export class MetadataTests {
    * Evaluates tests over every entity in their scope, a page at a time (failures are not
    * explained): on worker threads when there is a pool and enough entities, else on this thread.
    */
-  async run(options: EvaluateOptions & { pageSize?: number; onPage?: (done: number) => void }): Promise<RunSummary> {
+  async run(options: RunOptions): Promise<RunSummary> {
+    return this.timed('catalog', () => this.runScope(options), (summary) => summary.entities);
+  }
+
+  private async runScope(options: RunOptions): Promise<RunSummary> {
     const tests = await this.testsFor(options.tests);
     const summary = new Map(tests.map((t) => [t.urn, { urn: t.urn, name: t.info.name, selected: 0, passing: 0, failing: 0 }]));
     const types = [...new Set(tests.flatMap((t) => t.definition.types))].map((type) => this.registry.entityType(type)!);

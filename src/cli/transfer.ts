@@ -1,0 +1,115 @@
+import { createWriteStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError } from '../config.js';
+import { Registry } from '../registry/registry.js';
+import { openStore, type StoreOptions } from '../store/open.js';
+import { exportCatalog } from '../transfer/export.js';
+import { ImportFormatError } from '../transfer/format.js';
+import { importExport, StoreNotEmptyError, validateExport } from '../transfer/import.js';
+import { count, ProgressBar } from './progress.js';
+
+export const EXPORT_USAGE = `usage: urnbase export [--data-dir DIR | --database-url URL] [--include-tokens] [-o FILE]`;
+export const IMPORT_USAGE = `usage: urnbase import -f FILE [--data-dir DIR | --database-url URL] [--include-tokens] [--replace]`;
+
+const STORE_OPTIONS = { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, 'include-tokens': { type: 'boolean' } } as const;
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+function args<const O extends ParseArgsOptionsConfig>(argv: string[], options: O, usage: string) {
+  try {
+    return parseArgs({ args: argv, options, strict: true }).values;
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
+  }
+}
+
+/** Flags win over URNBASE_DATABASE_URL / URNBASE_DATA_DIR; PostgreSQL when a URL is given. */
+function storeOptions(values: { 'data-dir'?: string; 'database-url'?: string }): StoreOptions {
+  const databaseUrl = values['database-url'] ?? (values['data-dir'] === undefined ? process.env.URNBASE_DATABASE_URL : undefined);
+  const dataDir = values['data-dir'] ?? process.env.URNBASE_DATA_DIR ?? './data';
+  return databaseUrl ? { dataDir, databaseUrl } : { dataDir };
+}
+
+function describe(options: StoreOptions): string {
+  return options.databaseUrl ? 'the PostgreSQL database' : options.dataDir;
+}
+
+/** `urnbase export`: the whole catalog as NDJSON on stdout or in a file. Summary on stderr. */
+export async function exportCommand(argv: string[], stdout: Writable, log: (line: string) => void): Promise<number> {
+  const values = args(argv, { ...STORE_OPTIONS, output: { type: 'string', short: 'o' } }, EXPORT_USAGE);
+  const where = storeOptions(values);
+  if (!where.databaseUrl && !existsSync(join(where.dataDir, 'urnbase.db'))) {
+    throw new ConfigError(`no catalog in ${where.dataDir} (no urnbase.db there)`);
+  }
+  const started = Date.now();
+  const store = await openStore(where);
+  const out = values.output ? createWriteStream(values.output) : stdout;
+  try {
+    const end = await exportCatalog(store, Registry.load(), { includeTokens: values['include-tokens'] === true }, (line) => writeLine(out, line));
+    if (values.output) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    log(
+      `exported ${count(end.aspects)} aspects (${count(end.versions)} versions) of ${count(end.entities)} entities` +
+        `${values['include-tokens'] ? `, ${count(end.tokens)} tokens` : ''} from ${describe(where)} in ${seconds(started)} s`,
+    );
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `urnbase import`: loads an export into a store; exit 2 for bad input or a store that is not empty. */
+export async function importCommand(argv: string[], log: (line: string) => void, progress?: (text: string) => void): Promise<number> {
+  const values = args(argv, { ...STORE_OPTIONS, file: { type: 'string', short: 'f' }, replace: { type: 'boolean' } }, IMPORT_USAGE);
+  if (!values.file) throw new ConfigError(`import needs -f FILE\n${IMPORT_USAGE}`);
+  if (!existsSync(values.file)) throw new ConfigError(`cannot read ${values.file}: no such file`);
+  const where = storeOptions(values);
+  const started = Date.now();
+  const registry = Registry.load();
+  // Checked before the store is even opened: bad input creates no empty data dir either.
+  const validated = await validateExport(values.file, registry).catch((error: unknown) => {
+    if (error instanceof ImportFormatError) throw new ConfigError(`${values.file} ${error.message}; nothing was imported`);
+    throw error;
+  });
+  const store = await openStore(where);
+  let bar: ProgressBar | undefined;
+  try {
+    const summary = await importExport(store, registry, values.file, {
+      includeTokens: values['include-tokens'] === true,
+      replace: values.replace === true,
+      progress: progress && ((done, total) => (bar ??= new ProgressBar(progress, total, 'versions')).update(done)),
+    }, validated);
+    bar?.clear();
+    const skipped = summary.tokensSkipped > 0 ? `, ${count(summary.tokensSkipped)} tokens skipped${values['include-tokens'] ? ' (already present)' : ' (pass --include-tokens)'}` : '';
+    log(
+      `imported ${count(summary.aspects)} aspects (${count(summary.versions)} versions) of ${count(summary.entities)} entities, ` +
+        `${count(summary.tokens)} tokens${skipped} into ${describe(where)} in ${seconds(started)} s`,
+    );
+    return 0;
+  } catch (error) {
+    bar?.clear();
+    if (error instanceof ImportFormatError) throw new ConfigError(`${values.file} ${error.message}; nothing was imported`);
+    if (error instanceof StoreNotEmptyError) throw new ConfigError(error.message);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+function seconds(since: number): string {
+  return ((Date.now() - since) / 1000).toFixed(1);
+}
+
+/** Waits for 'drain' when the stream's buffer is full, so a slow reader holds the export back. */
+function writeLine(out: Writable, line: string): Promise<void> {
+  if (out.write(`${line}\n`)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    out.once('error', onError);
+    out.once('drain', () => {
+      out.off('error', onError);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,106 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Store } from '../store/store.js';
+import { newestEvent } from './change-log.js';
+
+/** Request latencies: most answers take milliseconds; batches and searches at scale, seconds. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A metadata-test run: `catalog` (every entity in scope) or `entities` (named ones, or after changes). */
+export type TestRunKind = 'catalog' | 'entities';
+
+/**
+ * The Prometheus metrics of one app instance, in a registry of its own (not prom-client's
+ * global one), so two apps in one process, as in the tests, never count each other's work.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'route' | 'method' | 'status'>;
+  private readonly requestSeconds: Histogram<'route' | 'method'>;
+  readonly storeSeconds: Histogram<'operation' | 'outcome'>;
+  private readonly testRuns: Counter<'kind' | 'outcome'>;
+  private readonly testRunSeconds: Histogram<'kind'>;
+  private readonly testEntities: Counter<'kind'>;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'urnbase_' });
+    this.requests = new Counter({
+      name: 'urnbase_http_requests_total',
+      help: 'HTTP requests answered, by route pattern (never the raw URL), method and status code',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: 'urnbase_http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its answer, by route pattern and method',
+      labelNames: ['route', 'method'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.storeSeconds = new Histogram({
+      name: 'urnbase_store_operation_duration_seconds',
+      help: 'Store calls: commit (one transaction) and reads, by operation and outcome',
+      labelNames: ['operation', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.testRuns = new Counter({
+      name: 'urnbase_metadata_test_runs_total',
+      help: 'Metadata-test runs, by kind (catalog: a whole scope; entities: named or changed entities) and outcome',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.testRunSeconds = new Histogram({
+      name: 'urnbase_metadata_test_run_duration_seconds',
+      help: 'Duration of metadata-test runs, by kind',
+      labelNames: ['kind'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600],
+      registers,
+    });
+    this.testEntities = new Counter({
+      name: 'urnbase_metadata_test_entities_total',
+      help: 'Entities evaluated by metadata-test runs, by kind',
+      labelNames: ['kind'],
+      registers,
+    });
+  }
+
+  request(route: string, method: string, status: number, seconds: number): void {
+    this.requests.inc({ route, method, status: String(status) });
+    this.requestSeconds.observe({ route, method }, seconds);
+  }
+
+  testRun(kind: TestRunKind, outcome: 'ok' | 'error', seconds: number, entities: number): void {
+    this.testRuns.inc({ kind, outcome });
+    this.testRunSeconds.observe({ kind }, seconds);
+    this.testEntities.inc({ kind }, entities);
+  }
+
+  /** Change-log gauges, read from the store when scraped (a few one-event reads). */
+  watchChangeLog(store: Store): void {
+    let known = 0;
+    const registers = [this.registry];
+    let age: number | undefined;
+    new Gauge({
+      name: 'urnbase_change_log_newest_sequence',
+      help: 'Sequence number of the newest change-log event (0: none yet); consumers compare it with theirs',
+      registers,
+      async collect() {
+        const newest = await newestEvent(store, known);
+        known = newest?.sequence ?? 0;
+        age = newest && Math.max(0, (Date.now() - newest.created.time) / 1000);
+        this.set(known);
+      },
+    });
+    new Gauge({
+      name: 'urnbase_change_log_newest_event_age_seconds',
+      help: 'Seconds since the newest change-log event was written (absent while the log is empty)',
+      registers,
+      collect() {
+        // Set by the sequence gauge, which prom-client collects first (registration order).
+        this.reset();
+        if (age !== undefined) this.set(age);
+      },
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
+
+const ADMIN = 'urnb_logs-admin-token-0123456789abcdefghijklmnopq';
+
+/** Collects the app's log lines, parsed. */
+class LogCapture extends Writable {
+  readonly lines: Array<Record<string, unknown>> = [];
+  text = '';
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.text += chunk.toString();
+    for (const line of chunk.toString().split('\n').filter(Boolean)) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  }
+}
+
+describe('request logs', () => {
+  const logs = new LogCapture();
+  let t: TestApp;
+  before(async () => (t = await testApp({ auth: true, adminToken: ADMIN, logLevel: 'info', logStream: logs })));
+  after(() => t.app.close());
+  const auth = { authorization: `Bearer ${ADMIN}` };
+
+  it('are JSON lines carrying the request id the caller sent, which the answer echoes', async () => {
+    const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(datasetUrn('logs.a'))}/datasetProperties`, headers: { ...auth, 'x-request-id': 'trace-42.a' } });
+    assert.equal(res.status, 404);
+    assert.equal(res.headers['x-request-id'], 'trace-42.a');
+    const mine = logs.lines.filter((l) => l.reqId === 'trace-42.a');
+    assert.deepEqual(mine.map((l) => l.msg), ['incoming request', 'request completed']);
+  });
+
+  it('make up a request id when none is sent, one per request', async () => {
+    const [a, b] = [await t.call({ method: 'GET', url: '/health' }), await t.call({ method: 'GET', url: '/health' })];
+    const [idA, idB] = [String(a.headers['x-request-id']), String(b.headers['x-request-id'])];
+    assert.match(idA, /^req-[0-9a-f-]{36}$/);
+    assert.notEqual(idA, idB);
+    assert.ok(logs.lines.some((l) => l.reqId === idA && l.msg === 'request completed'));
+  });
+
+  it('cut a request id to safe characters and 128 of them', async () => {
+    const res = await t.call({ method: 'GET', url: '/health', headers: { 'x-request-id': `evil"} {"msg":"forged<>${'x'.repeat(300)}` } });
+    const id = String(res.headers['x-request-id']);
+    assert.equal(id, `evilmsg:forged${'x'.repeat(300)}`.slice(0, 128));
+    const unusable = await t.call({ method: 'GET', url: '/health', headers: { 'x-request-id': '"<>"' } });
+    assert.match(String(unusable.headers['x-request-id']), /^req-[0-9a-f-]{36}$/);
+  });
+
+  it('never hold a token: not the Authorization header, not a created token', async () => {
+    const res = await t.call({ method: 'POST', url: '/openapi/v2/auth/tokens', headers: auth, payload: { name: 'ci', role: 'viewer' } });
+    assert.equal(res.status, 201);
+    const created = res.body.token as string;
+    const failed = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(datasetUrn('logs.b'))}`, headers: { authorization: 'Bearer urnb_not-a-real-token-but-secret-looking-0000000000' } });
+    assert.equal(failed.status, 401);
+    await t.call({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${created}` } });
+    assert.ok(logs.lines.length > 5);
+    assert.ok(!logs.text.includes(ADMIN), 'the admin token is not logged');
+    assert.ok(!logs.text.includes(created), 'a created token is not logged');
+    assert.ok(!logs.text.includes('urnb_not-a-real-token'), 'a rejected token is not logged');
+    assert.ok(!logs.text.toLowerCase().includes('authorization'), 'no Authorization header is logged');
+  });
+});
