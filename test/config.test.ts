@@ -59,6 +59,8 @@ describe('configuration', () => {
       name: 'ConfigError',
       message: 'Invalid --events-retention "30": expected 0 (keep forever) or a duration such as 30d, 12h or 90m',
     });
+  });
+
   it('drains in-flight requests for 10 seconds on SIGTERM unless told otherwise', () => {
     assert.equal(loadConfig([], {}).shutdownGrace, 10_000);
     assert.equal(loadConfig(['--shutdown-grace', '2s'], {}).shutdownGrace, 2000);
