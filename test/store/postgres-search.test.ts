@@ -39,6 +39,8 @@ describe('PostgreSQL search agrees with SQLite search', { skip: up ? false : 'no
     assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
   };
   const words = ['orders', 'customers', 'invoices', 'events'];
+  /** Datasets (with properties: i % 5 !== 4) named for tokenising edge cases. */
+  const named = [1, 10, 28, 37, 46, 55];
   const names = ['db.sales_orders', 'Café Crème', 'O\'Brien "quoted"', 'Łódź straße', 'x_y.z-w', 'ÉVÉNEMENTS'];
 
   before(async () => {
@@ -66,7 +68,7 @@ describe('PostgreSQL search agrees with SQLite search', { skip: up ? false : 'no
             : {
                 datasetProperties: {
                   value: {
-                    name: i % 9 === 1 ? names[i % names.length] : `${words[i % 4]} ${i}`,
+                    name: named.includes(i) ? names[named.indexOf(i)] : `${words[i % 4]} ${i}`,
                     ...(i % 4 === 0 ? { qualifiedName: `warehouse.${words[(i >> 1) % 4]}.t${i}` } : {}),
                     description: `about ${words[(i >> 2) % 4]}${i % 6 === 0 ? ' and Crème brûlée' : ''}`,
                   },
@@ -207,10 +209,10 @@ describe('PostgreSQL search agrees with SQLite search', { skip: up ? false : 'no
     return { urns, total: first.total, facets: first.facets };
   };
 
-  const agree = async (label: string) => {
+  const agree = async (label: string, orders = sorts) => {
     for (const [name, condition] of conditions) {
       for (const includeRemoved of [false, true]) {
-        for (const [by, order] of sorts) {
+        for (const [by, order] of orders) {
           const query = { types, condition, includeRemoved, sort: { by, order }, facets };
           const expected = await scroll(sqlite, query);
           assert.deepEqual(await scroll(postgres, query), expected, `${label}: ${name}${includeRemoved ? ', removed included' : ''}, by ${by} ${order}`);
@@ -271,7 +273,7 @@ describe('PostgreSQL search agrees with SQLite search', { skip: up ? false : 'no
     await post(`${V2}/chart/${enc('urn:li:chart:(looker,pgs.c04)')}`, null, 'DELETE');
     // Created again after its delete: a new entity, last in creation order.
     await post(`${V2}/dataset/${enc(ds(8))}/datasetProperties`, { name: 'orders again', description: 'about orders' });
-    await agree('after changes');
+    await agree('after changes', [sorts[0], sorts[3]]);
     await rankedAgree('after changes');
   });
 });
