@@ -21,11 +21,14 @@ const MAX_POSITION = 16383;
 const MAX_POSITIONS_PER_LEXEME = 256;
 const MAX_LEXEME_BYTES = 2000;
 
-const TOKEN_CHAR = /[\p{L}\p{N}\p{Co}]/u;
+/** Letters, digits, private use, and (as in FTS5's tables) unassigned code points. */
+const TOKEN_CHAR = /[\p{L}\p{N}\p{Co}\p{Cn}]/u;
 
 /** One character folded as FTS5 folds it: lower case, a Latin letter without its diacritics. */
 function fold(c: string): string {
-  let lower = c.toLowerCase();
+  // Case folding, as FTS5's: µ is μ, ſ is s, ς is σ (lower case of the upper case, when that is one character).
+  const upper = c.toUpperCase();
+  let lower = [...upper].length === 1 && c !== '\u0131' && /\p{L}/u.test(c) ? upper.toLowerCase() : c.toLowerCase();
   // Only U+0130 (İ) lower-cases into two characters (i and a combining dot); FTS5 makes it `i`.
   if ([...lower].length !== 1) lower = lower.normalize('NFD')[0] ?? lower;
   const code = lower.codePointAt(0)!;
@@ -36,11 +39,18 @@ function fold(c: string): string {
   return lower;
 }
 
+/** The combining marks FTS5 removes (they belong to the word, and vanish); other marks separate words. */
+const DIACRITICS = new Set([
+  0x300, 0x301, 0x302, 0x303, 0x304, 0x306, 0x307, 0x308, 0x309, 0x30a, 0x30b, 0x30c, 0x30f, 0x311, 0x31b,
+  0x323, 0x324, 0x325, 0x326, 0x327, 0x328, 0x32d, 0x32e, 0x330, 0x331,
+]);
+
 /** The words of a text, as FTS5 unicode61 (remove_diacritics 2) makes them. */
 export function words(text: string): string[] {
   const out: string[] = [];
   let word = '';
   for (const c of text) {
+    if (DIACRITICS.has(c.codePointAt(0)!)) continue;
     const folded = fold(c);
     if (TOKEN_CHAR.test(folded)) word += folded;
     else if (word) {
