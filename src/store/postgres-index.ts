@@ -1,0 +1,161 @@
+import type pg from 'pg';
+import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from './search-types.js';
+import { documentVector } from './postgres-text.js';
+
+/**
+ * The search index on PostgreSQL, written inside the transaction that writes the aspects:
+ * - search_entities: every indexed entity (its key aspect's entries are indexed), numbered in
+ *   creation order (relevance ties) and holding its full-text document (postgres-text.ts);
+ * - keyword values and numbers: a row per (field, value, urn), changed by difference, with a count
+ *   per (field, entity type, value), as on SQLite (sqlite-index.ts);
+ * - search_docs: each aspect's text, joined into the entity's document when one of them changes.
+ * Text is `COLLATE "C"`: byte order, SQLite's order.
+ */
+
+export const PG_SEARCH_SCHEMA = `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE TABLE search_entities (
+  id    bigserial PRIMARY KEY,
+  urn   text COLLATE "C" NOT NULL UNIQUE,
+  type  text COLLATE "C" NOT NULL,
+  doc   tsvector NOT NULL DEFAULT ''
+);
+CREATE INDEX search_entities_by_type ON search_entities (type, urn);
+CREATE INDEX search_entities_text ON search_entities USING gin (doc);
+CREATE TABLE search_terms (
+  field text COLLATE "C" NOT NULL,
+  value text COLLATE "C" NOT NULL,
+  urn   text COLLATE "C" NOT NULL,
+  PRIMARY KEY (field, value, urn)
+);
+CREATE INDEX search_terms_by_field ON search_terms (field, urn);
+CREATE INDEX search_terms_by_urn ON search_terms (urn);
+-- Suffixes and substrings (LIKE '%…'), of values and of URNs.
+CREATE INDEX search_terms_trigrams ON search_terms USING gin (value gin_trgm_ops);
+CREATE INDEX search_entities_trigrams ON search_entities USING gin (urn gin_trgm_ops);
+CREATE TABLE search_numbers (
+  field text COLLATE "C" NOT NULL,
+  value double precision NOT NULL,
+  urn   text COLLATE "C" NOT NULL,
+  PRIMARY KEY (field, value, urn)
+);
+CREATE INDEX search_numbers_by_field ON search_numbers (field, urn);
+CREATE TABLE search_term_counts (
+  field text COLLATE "C" NOT NULL,
+  type  text COLLATE "C" NOT NULL,
+  value text COLLATE "C" NOT NULL,
+  n     bigint NOT NULL,
+  PRIMARY KEY (field, type, value)
+);
+CREATE TABLE search_number_counts (
+  field text COLLATE "C" NOT NULL,
+  type  text COLLATE "C" NOT NULL,
+  value double precision NOT NULL,
+  n     bigint NOT NULL,
+  PRIMARY KEY (field, type, value)
+);
+CREATE TABLE search_docs (
+  urn            text COLLATE "C" NOT NULL,
+  aspect         text COLLATE "C" NOT NULL,
+  name           text,
+  qualified_name text,
+  description    text,
+  field_paths    text,
+  keywords       text,
+  PRIMARY KEY (urn, aspect)
+);
+`;
+
+const DOC_COLUMNS: Record<TextColumn, string> = {
+  name: 'name',
+  qualifiedName: 'qualified_name',
+  description: 'description',
+  fieldPaths: 'field_paths',
+  keywords: 'keywords',
+};
+
+/** Applies a request's index writes, in order (as SQLite does), inside the caller's transaction. */
+export async function writeIndex(client: pg.ClientBase, writes: readonly IndexWrite[]): Promise<void> {
+  const texts = new Set<string>();
+  for (const write of writes) {
+    const type = entityType(write.urn);
+    const isKey = write.aspect === write.keyAspect;
+    if (isKey && write.text !== null && (write.text !== undefined || write.addTerms.length > 0)) {
+      await client.query('INSERT INTO search_entities (urn, type) VALUES ($1, $2) ON CONFLICT (urn) DO NOTHING', [write.urn, type]);
+    }
+    await changeValues(client, 'terms', write.urn, type, write.removeTerms, write.addTerms);
+    await changeValues(client, 'numbers', write.urn, type, write.removeNumbers, write.addNumbers);
+    if (write.text !== undefined) {
+      if (write.text === null) await client.query('DELETE FROM search_docs WHERE urn = $1 AND aspect = $2', [write.urn, write.aspect]);
+      else {
+        const values = TEXT_COLUMNS.map((c) => write.text?.[c] ?? null);
+        await client.query(
+          `INSERT INTO search_docs (urn, aspect, ${TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]).join(', ')}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (urn, aspect) DO UPDATE SET ${TEXT_COLUMNS.map((c) => `${DOC_COLUMNS[c]} = excluded.${DOC_COLUMNS[c]}`).join(', ')}`,
+          [write.urn, write.aspect, ...values],
+        );
+      }
+      texts.add(write.urn);
+    }
+    // The key's entries going is the entity going (a delete removes its other aspects' entries too).
+    if (isKey && write.text === null) await client.query('DELETE FROM search_entities WHERE urn = $1', [write.urn]);
+  }
+  for (const urn of texts) await rebuildDocument(client, urn);
+}
+
+/** Empties the index (to rebuild it), inside the caller's transaction. */
+export async function clearIndex(client: pg.ClientBase): Promise<void> {
+  await client.query('TRUNCATE search_entities, search_terms, search_numbers, search_term_counts, search_number_counts, search_docs');
+}
+
+/** Removes then adds an entity's values of a table, keeping the per-value counts. */
+async function changeValues(
+  client: pg.ClientBase,
+  kind: 'terms' | 'numbers',
+  urn: string,
+  type: string,
+  remove: ReadonlyArray<[string, string | number]>,
+  add: ReadonlyArray<[string, string | number]>,
+): Promise<void> {
+  const table = `search_${kind}`;
+  const counts = `search_${kind === 'terms' ? 'term' : 'number'}_counts`;
+  const cast = kind === 'terms' ? 'text[]' : 'float8[]';
+  const count = (rows: string, n: string) =>
+    `INSERT INTO ${counts} (field, type, value, n) SELECT field, $4, value, ${n} FROM ${rows} GROUP BY field, value
+     ON CONFLICT (field, type, value) DO UPDATE SET n = ${counts}.n + excluded.n`;
+  if (remove.length > 0) {
+    await client.query(
+      `WITH gone AS (
+         DELETE FROM ${table} t USING unnest($1::text[], $2::${cast}) AS x(field, value)
+         WHERE t.field = x.field AND t.value = x.value AND t.urn = $3 RETURNING t.field, t.value
+       ) ${count('gone', '-count(*)')}`,
+      [remove.map((r) => r[0]), remove.map((r) => r[1]), urn, type],
+    );
+  }
+  if (add.length > 0) {
+    await client.query(
+      `WITH added AS (
+         INSERT INTO ${table} (field, value, urn) SELECT DISTINCT x.field, x.value, $3 FROM unnest($1::text[], $2::${cast}) AS x(field, value)
+         ON CONFLICT DO NOTHING RETURNING field, value
+       ) ${count('added', 'count(*)')}`,
+      [add.map((r) => r[0]), add.map((r) => r[1]), urn, type],
+    );
+  }
+}
+
+/** An entity's document anew from its aspects' texts (each column joined in aspect order). */
+async function rebuildDocument(client: pg.ClientBase, urn: string): Promise<void> {
+  const { rows } = await client.query<Record<string, string | null>>(
+    `SELECT ${TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]).join(', ')} FROM search_docs WHERE urn = $1 ORDER BY aspect`,
+    [urn],
+  );
+  const columns = Object.fromEntries(
+    TEXT_COLUMNS.map((c) => [c, rows.map((r) => r[DOC_COLUMNS[c]]).filter((t): t is string => t !== null).join('\n')]),
+  ) as Record<TextColumn, string>;
+  await client.query('UPDATE search_entities SET doc = $2::tsvector WHERE urn = $1', [urn, documentVector(columns)]);
+}
+
+/** `urn:li:<type>:…` → `<type>`. */
+export function entityType(urn: string): string {
+  return urn.slice(7, urn.indexOf(':', 7));
+}

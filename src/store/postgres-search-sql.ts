@@ -1,0 +1,124 @@
+import type { Condition, StringOp, TextCondition } from './search-types.js';
+import { TEXT_COLUMNS, type TextColumn } from './search-types.js';
+import { textQuery } from './postgres-text.js';
+
+/**
+ * How a search condition becomes PostgreSQL SQL: a test of the entity row `e` of search_entities
+ * (EXISTS over the keyword and number tables, `@@` over its document), which the planner turns
+ * into joins, index scans or probes as the data makes cheapest.
+ */
+
+export type Param = string | number | string[] | null;
+
+/** Collects parameters, naming each `$n`. */
+export class Params {
+  readonly values: Param[] = [];
+
+  add(value: Param): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+export const MAX = '\u{10FFFF}';
+const SQL_OP = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** The entity types searched, and whether removed entities count. */
+export class Scope {
+  constructor(
+    readonly types: readonly string[],
+    readonly includeRemoved: boolean,
+  ) {}
+
+  /** The entities of `e` in scope: of the types, visible. */
+  where(p: Params, e = 'e'): string {
+    return `${e}.type = ANY(${p.add([...this.types])}::text[]) AND ${this.visible(e)}`;
+  }
+
+  /** Leaves removed entities out, unless they are included. */
+  visible(e = 'e'): string {
+    return this.includeRemoved
+      ? 'TRUE'
+      : `NOT EXISTS (SELECT 1 FROM search_terms r WHERE r.field = 'removed' AND r.value = 'true' AND r.urn = ${e}.urn)`;
+  }
+}
+
+/** SQL true when the condition holds for the entity row `e`. */
+export function test(c: Condition, p: Params, e = 'e'): string {
+  switch (c.kind) {
+    case 'all':
+      return 'TRUE';
+    case 'none':
+      return 'FALSE';
+    case 'urn':
+      return `(${c.values.map((v) => stringMatch(`${e}.urn`, c.op, v, p)).join(' OR ') || 'FALSE'})`;
+    case 'term': {
+      if (c.values.length === 0) return 'FALSE';
+      const field = p.add(c.field);
+      if (c.op === 'eq') {
+        return `EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.value = ANY(${p.add(c.values)}::text[]) AND v.urn = ${e}.urn)`;
+      }
+      const match = c.values.map((v) => stringMatch('v.value', c.op, v, p)).join(' OR ');
+      return `EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.urn = ${e}.urn AND (${match}))`;
+    }
+    case 'number':
+      return `EXISTS (SELECT 1 FROM search_numbers v WHERE v.field = ${p.add(c.field)} AND v.urn = ${e}.urn AND v.value ${SQL_OP[c.op]} ${p.add(c.value)}::float8)`;
+    case 'exists': {
+      const field = p.add(c.field);
+      return `(EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.urn = ${e}.urn) OR EXISTS (SELECT 1 FROM search_numbers v WHERE v.field = ${field} AND v.urn = ${e}.urn))`;
+    }
+    case 'text':
+      return matches(c, p, e);
+    case 'not':
+      return `NOT ${test(c.child, p, e)}`;
+    case 'and':
+    case 'or':
+      if (c.children.length === 0) return c.kind === 'and' ? 'TRUE' : 'FALSE';
+      return `(${c.children.map((child) => test(child, p, e)).join(c.kind === 'and' ? ' AND ' : ' OR ')})`;
+  }
+}
+
+/** The entity's document matches the words (FALSE when they have no letters or digits, as in FTS5). */
+export function matches(c: Pick<TextCondition, 'columns' | 'words' | 'phrase' | 'prefix'>, p: Params, e = 'e'): string {
+  const query = textQuery(c);
+  return query === undefined ? 'FALSE' : `${e}.doc @@ ${p.add(query)}::tsquery`;
+}
+
+/** The places a rank word may be found, best first: name or qualified name 4, keywords 2, elsewhere 1. */
+const PLACES: ReadonlyArray<{ columns: readonly TextColumn[]; weight: number }> = [
+  { columns: ['name', 'qualifiedName'], weight: 4 },
+  { columns: ['keywords'], weight: 2 },
+];
+
+/** SQL scoring the entity `e` by the rank conditions (see sqlite-relevance.ts): summed best places. */
+export function score(rank: readonly TextCondition[], p: Params, e = 'e'): string {
+  const scores = rank.map((r) => {
+    const within = r.columns ?? TEXT_COLUMNS;
+    const cases = PLACES.flatMap(({ columns, weight }) => {
+      const here = columns.filter((c) => within.includes(c));
+      return here.length === 0 ? [] : [`WHEN ${matches({ ...r, columns: here }, p, e)} THEN ${weight}`];
+    });
+    return cases.length === 0 ? '1' : `CASE ${cases.join(' ')} ELSE 1 END`;
+  });
+  return scores.length === 0 ? '0' : scores.join(' + ');
+}
+
+/** A string comparison: exact, prefix (an index range), suffix or substring (LIKE, ASCII case-insensitive as SQLite's), or an order. */
+export function stringMatch(column: string, op: StringOp | 'gt' | 'gte' | 'lt' | 'lte', value: string, p: Params): string {
+  switch (op) {
+    case 'eq':
+      return `${column} = ${p.add(value)}`;
+    case 'prefix':
+      return `(${column} >= ${p.add(value)} AND ${column} < ${p.add(value + MAX)})`;
+    case 'suffix':
+      return `${column} ILIKE ${p.add(`%${escapeLike(value)}`)} ESCAPE '\\'`;
+    case 'contains':
+      return `${column} ILIKE ${p.add(`%${escapeLike(value)}%`)} ESCAPE '\\'`;
+    default:
+      return `${column} ${SQL_OP[op]} ${p.add(value)}`;
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
