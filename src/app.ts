@@ -21,6 +21,7 @@ import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { ChangeLog } from './events/change-log.js';
 import { ChangeLogRetention } from './events/retention.js';
+import { ChangeFollower } from './events/follower.js';
 import { buildCore, type CoreOptions } from './core.js';
 import { bootstrap } from './ingest/bootstrap.js';
 import { TestScheduler } from './metatests/scheduler.js';
@@ -36,6 +37,8 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
     store?: Store;
     /** Where log lines go (default stdout): tests read them. */
     logStream?: DestinationStream;
+    /** Follow changes made by other processes through the change log (default: on PostgreSQL). */
+    followChanges?: boolean;
     /** Failed authentications per address per minute before 429 (default 20). */
     authFailureLimit?: number;
   };
@@ -47,7 +50,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const metrics = new Metrics();
   const store = meterStore(options.store ?? new SqliteStore(options.dataDir), metrics.storeSeconds);
   metrics.watchChangeLog(store);
-  const { reader, ingest, tests, indexer, search } = buildCore(store, registry, options);
+  const { reader, ingest, tests, indexer, search, forget } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
@@ -70,12 +73,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const changeLog = new ChangeLog(store, ingest);
   const retention = new ChangeLogRetention(store, options.eventsRetention ?? 0, app.log);
   await retention.start();
+  // Replicas share the database: what this process caches follows the others' changes.
+  const follower = (options.followChanges ?? store.location?.kind === 'postgres') ? new ChangeFollower(store, forget) : undefined;
+  await follower?.start();
   // Long polls end at shutdown instead of holding it up.
   app.addHook('preClose', async () => changeLog.close());
   tests.onRun((run) => metrics.testRun(run.kind, run.outcome, run.seconds, run.entities));
   const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search };
   app.addHook('onClose', async () => {
     retention.stop();
+    follower?.stop();
     await scheduler.close();
     await store.close();
   });

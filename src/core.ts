@@ -8,7 +8,7 @@ import { SearchFields } from './search/fields.js';
 import { SearchIndexer } from './search/indexer.js';
 import { SearchService } from './search/service.js';
 import type { Registry } from './registry/registry.js';
-import type { Store } from './store/store.js';
+import type { ChangeEvent, Store } from './store/store.js';
 import { structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
 
 /** The catalog's services without HTTP: the read path, the write path with its plugins, metadata tests. */
@@ -20,6 +20,8 @@ export interface Core {
   reader: Reader;
   ingest: Ingest;
   tests: MetadataTests;
+  /** Drops what the services cache about changes committed elsewhere (another replica). */
+  forget(events: readonly ChangeEvent[]): void;
 }
 
 export interface CoreOptions {
@@ -38,11 +40,12 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const indexer = new SearchIndexer(registry, fields);
   const ingest = new Ingest(store, registry, plugins, indexer);
   const catalog = new TestCatalog(registry, reader);
-  // Parsed test definitions stay cached until a testInfo changes.
-  ingest.onCommit((events) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate());
+  // Parsed test definitions stay cached until a testInfo changes, here or elsewhere.
+  const forget = (events: readonly ChangeEvent[]) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate();
+  ingest.onCommit(forget);
   const workers = options.testsWorkers ?? 0;
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
   const search = new SearchService(registry, fields, reader, store);
-  return { registry, store, indexer, reader, ingest, tests, search };
+  return { registry, store, indexer, reader, ingest, tests, search, forget };
 }
