@@ -18,13 +18,13 @@ import { bootstrap } from './ingest/bootstrap.js';
 import { TestScheduler } from './metatests/scheduler.js';
 import { Registry } from './registry/registry.js';
 import type { Services } from './services.js';
-import { SqliteStore } from './store/sqlite.js';
+import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken'>> &
+  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'databaseUrl' | 'dbTimeout' | 'dbPool'>> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
-    /** Use this store instead of opening SQLite in dataDir. */
+    /** Use this store instead of opening the configured one (SQLite in dataDir, or PostgreSQL). */
     store?: Store;
     /** Failed authentications per address per minute before 429 (default 20). */
     authFailureLimit?: number;
@@ -33,7 +33,9 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
 /** The composition root: store, registry, services, HTTP server. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const registry = Registry.load();
-  const store = options.store ?? new SqliteStore(options.dataDir);
+  const store =
+    options.store ??
+    (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool }));
   const { reader, ingest, tests, indexer, search } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
