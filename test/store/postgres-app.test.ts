@@ -62,8 +62,15 @@ class CuttableProxy {
   private readonly sockets = new Set<net.Socket>();
   port = 0;
 
-  async start(): Promise<void> {
+  /** Forwards connections; `stalled`: accepts them and never answers (a database that hangs). */
+  async start(stalled = false): Promise<void> {
     this.server = net.createServer((client) => {
+      if (stalled) {
+        this.sockets.add(client);
+        client.on('error', () => {});
+        client.on('close', () => this.sockets.delete(client));
+        return;
+      }
       const upstream = net.connect(5432, '127.0.0.1');
       for (const s of [client, upstream]) {
         this.sockets.add(s);
@@ -118,5 +125,22 @@ describe('PostgreSQL: a lost connection', { skip }, () => {
     const back = await t.call({ method: 'GET', url });
     assert.equal(back.status, 200);
     assert.deepEqual(back.body.value, { removed: false });
+  });
+
+  it('answers 503 after the timeout when the database accepts connections but never answers', async () => {
+    const url = `${V2}/dataset/${enc(datasetUrn('lost.connection'))}/status`;
+    await proxy.cut();
+    await proxy.start(true);
+    // Let the pool notice that its idle connections were dropped, so the request needs a new one.
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const res = await t.call({ method: 'GET', url });
+    const took = Date.now() - started;
+    assert.equal(res.status, 503);
+    assert.equal(res.headers['retry-after'], '2');
+    assert.ok(took >= 1500 && took < 2000 + 1500, `answered in ${took} ms`);
+    await proxy.cut();
+    await proxy.start();
+    assert.equal((await t.call({ method: 'GET', url })).status, 200);
   });
 });
