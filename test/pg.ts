@@ -42,15 +42,26 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** Databases of this process not dropped yet: a failed test may never reach its drop(). */
+const undropped = new Set<string>();
+let sweeping = false;
+process.on('beforeExit', () => {
+  if (sweeping || undropped.size === 0) return;
+  sweeping = true;
+  void Promise.all([...undropped].map((name) => dropDatabase(name).catch(() => {})));
+});
+
+function dropDatabase(name: string): Promise<void> {
+  // FORCE: a pool not yet closed (a failed test) must not keep the database alive.
+  return admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => void undropped.delete(name));
+}
+
 /** A uniquely named, empty database, so runs never see each other's data; drop() removes it. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `urnbase_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  undropped.add(name);
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    // FORCE: a pool not yet closed (a failed test) must not keep the database alive.
-    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
-  };
+  return { url: url.toString(), drop: () => dropDatabase(name) };
 }
