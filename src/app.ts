@@ -27,13 +27,13 @@ import { bootstrap } from './ingest/bootstrap.js';
 import { TestScheduler } from './metatests/scheduler.js';
 import { Registry } from './registry/registry.js';
 import type { Services } from './services.js';
-import { SqliteStore } from './store/sqlite.js';
+import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention'>> &
+  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool'>> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
-    /** Use this store instead of opening SQLite in dataDir. */
+    /** Use this store instead of opening the configured one (SQLite in dataDir, or PostgreSQL). */
     store?: Store;
     /** Where log lines go (default stdout): tests read them. */
     logStream?: DestinationStream;
@@ -48,7 +48,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const registry = Registry.load();
   // Every store call the app makes is timed; /metrics reads the figures.
   const metrics = new Metrics();
-  const store = meterStore(options.store ?? new SqliteStore(options.dataDir), metrics.storeSeconds);
+  const opened =
+    options.store ??
+    (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool }));
+  const store = meterStore(opened, metrics.storeSeconds);
   metrics.watchChangeLog(store);
   const { reader, ingest, tests, indexer, search, forget } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);

@@ -6,6 +6,12 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL instead of SQLite in dataDir (postgres:// or postgresql://). */
+  databaseUrl?: string;
+  /** PostgreSQL query and connection-acquire timeout, in ms. */
+  dbTimeout: number;
+  /** PostgreSQL connections per process. */
+  dbPool: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
@@ -34,6 +40,9 @@ const OPTIONS = {
   port: { env: 'URNBASE_PORT', default: '8080', parse: parsePort },
   host: { env: 'URNBASE_HOST', default: '127.0.0.1', parse: parseHost },
   'data-dir': { env: 'URNBASE_DATA_DIR', default: './data', parse: parseNonEmpty },
+  'database-url': { env: 'URNBASE_DATABASE_URL', default: '', parse: parseDatabaseUrl },
+  'db-timeout': { env: 'URNBASE_DB_TIMEOUT', default: '10s', parse: parseTimeout },
+  'db-pool': { env: 'URNBASE_DB_POOL', default: '10', parse: parsePoolSize },
   'log-level': { env: 'URNBASE_LOG_LEVEL', default: 'info', parse: parseLogLevel },
   'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize },
   'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration },
@@ -73,6 +82,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     port: read('port'),
     host: read('host'),
     dataDir: read('data-dir'),
+    ...optional('databaseUrl', read('database-url')),
+    dbTimeout: read('db-timeout'),
+    dbPool: read('db-pool'),
     logLevel: read('log-level'),
     bodyLimit: read('body-limit'),
     testsInterval: read('tests-interval'),
@@ -83,6 +95,28 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     shutdownGrace: read('shutdown-grace'),
     ...(env.URNBASE_ADMIN_TOKEN ? { adminToken: adminToken(env.URNBASE_ADMIN_TOKEN) } : {}),
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Empty: SQLite. Otherwise a PostgreSQL connection URL. */
+export function parseDatabaseUrl(raw: string): string | undefined {
+  if (raw === '') return undefined;
+  if (!/^postgres(ql)?:\/\/\S+$/.test(raw)) throw new Error('expected a URL starting with postgres:// or postgresql://');
+  return raw;
+}
+
+function parseTimeout(raw: string): number {
+  const ms = parseDuration(raw);
+  if (ms < 100) throw new Error('expected a duration of at least 100ms, such as 10s');
+  return ms;
+}
+
+function parsePoolSize(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) throw new Error('expected a number of connections from 1 to 1000');
+  return Number(raw);
 }
 
 function parsePort(raw: string): number {

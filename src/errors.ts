@@ -54,3 +54,8 @@ export class TooManyRequestsError extends DomainError {
     super(message);
   }
 }
+
+/** The database cannot be reached (connection refused or lost, or it did not answer in time); retry shortly. */
+export class StoreUnavailableError extends DomainError {
+  override name = 'StoreUnavailableError';
+}

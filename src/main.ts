@@ -2,12 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { exportCommand, EXPORT_USAGE, importCommand, IMPORT_USAGE } from './cli/transfer.js';
+import { migrateCommand } from './cli/migrate.js';
 import { propertiesCommand } from './cli/properties.js';
 import { testsCommand } from './cli/tests.js';
 import { tokenCommand } from './cli/token.js';
 import { ConfigError, loadConfig, OPTION_HELP } from './config.js';
 
 const USAGE = `usage: urnbase serve [options]
+       urnbase migrate [--database-url URL | --data-dir DIR]
        urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase properties list [--url URL] [--token TOKEN]
        urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
@@ -68,6 +70,9 @@ async function main(): Promise<void> {
   switch (command) {
     case 'serve':
       return serve(rest);
+    case 'migrate':
+      process.exitCode = await migrateCommand(rest, (line) => process.stdout.write(`${line}\n`));
+      return;
     case 'properties':
       process.exitCode = await propertiesCommand(rest, (line) => process.stdout.write(`${line}\n`));
       return;

@@ -9,6 +9,8 @@ describe('configuration', () => {
       port: 8080,
       host: '127.0.0.1',
       dataDir: './data',
+      dbTimeout: 10_000,
+      dbPool: 10,
       logLevel: 'info',
       bodyLimit: 16 * 1024 * 1024,
       testsInterval: 24 * 3600 * 1000,
@@ -25,6 +27,9 @@ describe('configuration', () => {
       URNBASE_PORT: '9000',
       URNBASE_HOST: '0.0.0.0',
       URNBASE_DATA_DIR: '/tmp/x',
+      URNBASE_DATABASE_URL: 'postgres://db.example:5432/urnbase',
+      URNBASE_DB_TIMEOUT: '3s',
+      URNBASE_DB_POOL: '20',
       URNBASE_LOG_LEVEL: 'warn',
       URNBASE_BODY_LIMIT: '512kb',
       URNBASE_TESTS_INTERVAL: '30m',
@@ -39,6 +44,9 @@ describe('configuration', () => {
       port: 9000,
       host: '0.0.0.0',
       dataDir: '/tmp/x',
+      databaseUrl: 'postgres://db.example:5432/urnbase',
+      dbTimeout: 3000,
+      dbPool: 20,
       logLevel: 'warn',
       bodyLimit: 512 * 1024,
       testsInterval: 30 * 60 * 1000,
@@ -64,6 +72,24 @@ describe('configuration', () => {
   it('drains in-flight requests for 10 seconds on SIGTERM unless told otherwise', () => {
     assert.equal(loadConfig([], {}).shutdownGrace, 10_000);
     assert.equal(loadConfig(['--shutdown-grace', '2s'], {}).shutdownGrace, 2000);
+  });
+
+  it('selects PostgreSQL by a postgres:// or postgresql:// URL and refuses anything else', () => {
+    assert.equal(loadConfig(['--database-url', 'postgresql://u@h/db'], {}).databaseUrl, 'postgresql://u@h/db');
+    assert.equal(loadConfig([], {}).databaseUrl, undefined);
+    assert.throws(
+      () => loadConfig(['--database-url', 'mysql://h/db'], {}),
+      (e: unknown) =>
+        e instanceof ConfigError && e.message === 'Invalid --database-url "mysql://h/db": expected a URL starting with postgres:// or postgresql://',
+    );
+    assert.throws(
+      () => loadConfig([], { URNBASE_DB_POOL: '0' }),
+      (e: unknown) => e instanceof ConfigError && e.message === 'Invalid URNBASE_DB_POOL "0": expected a number of connections from 1 to 1000',
+    );
+    assert.throws(
+      () => loadConfig(['--db-timeout', 'soon'], {}),
+      (e: unknown) => e instanceof ConfigError && e.message === 'Invalid --db-timeout "soon": expected a duration such as 0, 90s, 30m, 24h or 7d',
+    );
   });
 
   it('turns scheduled metadata tests off with an interval of 0', () => {

@@ -6,6 +6,7 @@ import {
   InvalidUrnError,
   NotFoundError,
   PreconditionError,
+  StoreUnavailableError,
   TooManyRequestsError,
   UnauthorizedError,
   ValidationError,
@@ -33,6 +34,9 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody; 
       return { status: 401, body: { error: 'Unauthorized', message: error.message }, headers: { 'www-authenticate': 'Bearer' } };
     }
     if (error instanceof ForbiddenError) return { status: 403, body: { error: 'Forbidden', message: error.message } };
+    if (error instanceof StoreUnavailableError) {
+      return { status: 503, body: { error: 'Service Unavailable', message: error.message }, headers: { 'retry-after': '2' } };
+    }
     if (error instanceof TooManyRequestsError) {
       return { status: 429, body: { error: 'Too Many Requests', message: error.message }, headers: { 'retry-after': String(error.retryAfter) } };
     }

@@ -1,7 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCore } from '../core.js';
 import { Registry } from '../registry/registry.js';
+import { PostgresStore } from '../store/postgres.js';
 import { SqliteStore } from '../store/sqlite.js';
+import type { Store } from '../store/store.js';
 import { report, type PoolMessage, type RunPlan, type WorkerMessage } from './run-pool.js';
 
 /**
@@ -10,8 +12,8 @@ import { report, type PoolMessage, type RunPlan, type WorkerMessage } from './ru
  */
 const port = parentPort!;
 const plan = workerData as RunPlan;
-if (plan.location.kind !== 'sqlite') throw new Error(`no worker store for ${plan.location.kind}`);
-const store = new SqliteStore(plan.location.dataDir, { checkpoints: false });
+const store: Store =
+  plan.location.kind === 'sqlite' ? new SqliteStore(plan.location.dataDir, { checkpoints: false }) : await PostgresStore.open(plan.location.url, { poolSize: 2 });
 const { tests } = buildCore(store, Registry.load());
 
 port.on('message', async (message: PoolMessage) => {

@@ -1,3 +1,4 @@
+import { PostgresStore } from './postgres.js';
 import { SqliteStore } from './sqlite.js';
 import type { Store } from './store.js';
 
@@ -5,10 +6,14 @@ import type { Store } from './store.js';
 export interface StoreOptions {
   dataDir: string;
   databaseUrl?: string;
+  /** PostgreSQL query and connection-acquire timeout (ms). */
+  dbTimeoutMs?: number;
+  /** PostgreSQL connections per process. */
+  dbPoolSize?: number;
 }
 
 /** Opens the configured store (running its schema migrations). */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  if (options.databaseUrl) throw new Error('the PostgreSQL store is not available yet');
+  if (options.databaseUrl) return PostgresStore.open(options.databaseUrl, { timeoutMs: options.dbTimeoutMs, poolSize: options.dbPoolSize });
   return new SqliteStore(options.dataDir);
 }
