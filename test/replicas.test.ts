@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { datasetUrn, enc, V2 } from './helpers.js';
+import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE, type TestDatabase } from './pg.js';
+
+const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
+const ADMIN = 'urnb_replicas-admin-secret-0123456789abcdefghij';
+const auth = { authorization: `Bearer ${ADMIN}` };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** `urnbase serve` as its own process on the database; resolves once /health answers. */
+async function replica(url: string, dir: string): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN, 'serve', '--log-level', 'warn', '--port', String(port), '--data-dir', dir, '--database-url', url, '--tests-interval', '0'], {
+    stdio: 'ignore',
+    env: { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${base}/health`).then((r) => r.status === 200, () => false)) return { base, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('replica did not start');
+}
+
+async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const headers = body === undefined ? auth : { ...auth, 'content-type': 'application/json' };
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Polls until `check` holds; fails after `ms`. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<void> {
+  const began = Date.now();
+  while (!(await check())) {
+    if (Date.now() - began > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Two `urnbase serve` processes on one PostgreSQL database, as replicas behind a load balancer. */
+describe('two replicas on one PostgreSQL database', async () => {
+  const available = await postgresAvailable();
+  let db: TestDatabase;
+  let dir: string;
+  let one: { base: string; child: ChildProcess };
+  let two: { base: string; child: ChildProcess };
+  before(async () => {
+    if (!available) return;
+    db = await createTestDatabase();
+    dir = mkdtempSync(join(tmpdir(), 'urnbase-replicas-'));
+    // Started together: migrations take turns under the advisory lock.
+    [one, two] = await Promise.all([replica(db.url, join(dir, 'one')), replica(db.url, join(dir, 'two'))]);
+  });
+  after(async () => {
+    if (!available) return;
+    for (const r of [one, two]) r?.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const skip = available ? false : PG_SKIP_MESSAGE;
+
+  it('a write acknowledged by one is read through the other at once, and found by its search', { skip }, async () => {
+    const urn = datasetUrn('replicas.orders');
+    assert.equal((await call(one.base, 'POST', `${V2}/dataset/${enc(urn)}/datasetProperties`, { name: 'replicated orders' })).status, 200);
+    const read = await call(two.base, 'GET', `${V2}/dataset/${enc(urn)}/datasetProperties`);
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body.value, { name: 'replicated orders' });
+    const found = await call(two.base, 'GET', `${V2}/dataset?query=replicated`);
+    assert.deepEqual(found.body.results.map((r: { urn: string }) => r.urn), [urn]);
+  });
+
+  it('patches through both replicas lose nothing', { skip }, async () => {
+    const urn = datasetUrn('replicas.tags');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(i % 2 ? one.base : two.base, 'PATCH', `${V2}/dataset/${enc(urn)}/globalTags`, { patch: [{ op: 'add', path: '/tags/-', value: { tag: `urn:li:tag:r${i}` } }] }),
+      ),
+    );
+    assert.deepEqual(answers.map((a) => a.status), answers.map(() => 200));
+    const tags = (await call(one.base, 'GET', `${V2}/dataset/${enc(urn)}/globalTags`)).body.value.tags.map((t: { tag: string }) => t.tag);
+    assert.equal(new Set(tags).size, 20);
+  });
+
+  it('a metadata test defined through one is evaluated by the other within a second', { skip }, async () => {
+    const urn = datasetUrn('replicas.tested');
+    assert.equal((await call(one.base, 'POST', `${V2}/dataset/${enc(urn)}/datasetProperties`, { name: 'tested' })).status, 200);
+    // The other loads (and caches) the tests before this one exists.
+    const before = await call(two.base, 'POST', '/gms/test?action=evaluate', { urn });
+    assert.deepEqual(before.body.value.passing, []);
+    const test = 'urn:li:test:replicas';
+    const definition = { on: { types: ['dataset'] }, rules: { property: 'datasetProperties.name', operator: 'exists' } };
+    const saved = await call(one.base, 'POST', `${V2}/test/${enc(test)}/testInfo`, { name: 'replicas', category: 'test', definition: { type: 'JSON', json: JSON.stringify(definition) } });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    await within(1000, async () => (await call(two.base, 'POST', '/gms/test?action=evaluate', { urn })).body.value.passing.some((r: { test: string }) => r.test === test));
+  });
+
+  it('a token revoked through one is refused by the other within a second', { skip }, async () => {
+    const created = await call(one.base, 'POST', '/openapi/v2/auth/tokens', { name: 'replicated', role: 'viewer' });
+    assert.equal(created.status, 201);
+    const bearer = { authorization: `Bearer ${created.body.token}` };
+    assert.equal((await fetch(`${two.base}${V2}/dataset`, { headers: bearer })).status, 200);
+    assert.equal((await call(one.base, 'DELETE', `/openapi/v2/auth/tokens/${created.body.id}`)).status, 204);
+    await within(1000, async () => (await fetch(`${two.base}${V2}/dataset`, { headers: bearer })).status === 401);
+  });
+});
