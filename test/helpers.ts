@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type AppOptions } from '../src/app.js';
 import type { Services } from '../src/services.js';
-import { createTestDatabase } from './pg.js';
+import { createTestDatabase, type TestDatabase } from './pg.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -10,13 +10,21 @@ export interface TestApp {
   call(options: InjectOptions): Promise<{ status: number; body: any; headers: Record<string, unknown>; raw: string }>;
 }
 
+/** With URNBASE_TEST_POSTGRES=1: the database standing for each data dir a test names. */
+const sharedDatabases = new Map<string, Promise<TestDatabase>>();
+
 /**
  * A fresh catalog (auth off unless asked for): on a private in-memory SQLite store, or with
- * URNBASE_TEST_POSTGRES=1 on a database of its own, dropped when the app closes.
+ * URNBASE_TEST_POSTGRES=1 on a database of its own, dropped when the app closes. Apps given the
+ * same data dir share a store (processes on one data dir; on PostgreSQL one database, dropped
+ * when the test process ends).
  */
-export async function testApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
-  const usePostgres = process.env.URNBASE_TEST_POSTGRES === '1' && !options.store && !options.databaseUrl;
-  const database = usePostgres ? await createTestDatabase() : undefined;
+export async function testApp(options: Partial<AppOptions> = {}, on: { sqlite?: boolean } = {}): Promise<TestApp> {
+  // `sqlite`: the test is about the SQLite file in the data dir (the CLI reads it), whatever the suite's store.
+  const usePostgres = process.env.URNBASE_TEST_POSTGRES === '1' && !options.store && !options.databaseUrl && !on.sqlite;
+  const shared = usePostgres && options.dataDir !== undefined && options.dataDir !== ':memory:';
+  if (shared && !sharedDatabases.has(options.dataDir!)) sharedDatabases.set(options.dataDir!, createTestDatabase());
+  const database = shared ? await sharedDatabases.get(options.dataDir!) : usePostgres ? await createTestDatabase() : undefined;
   const { app, services } = await buildApp({
     dataDir: ':memory:',
     logLevel: 'silent',
@@ -24,7 +32,7 @@ export async function testApp(options: Partial<AppOptions> = {}): Promise<TestAp
     ...(database ? { databaseUrl: database.url, dbPool: 4 } : {}),
     ...options,
   });
-  if (database) dropOnClose(app, () => database.drop());
+  if (database && !shared) dropOnClose(app, () => database.drop());
   return {
     app,
     services,

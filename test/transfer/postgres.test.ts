@@ -62,7 +62,7 @@ describe('export from SQLite, import into PostgreSQL', { skip }, () => {
   const root = mkdtempSync(join(tmpdir(), 'urnbase-transfer-pg-'));
 
   before(async () => {
-    const t = await testApp({ dataDir: join(root, 'source') });
+    const t = await testApp({ dataDir: join(root, 'source') }, { sqlite: true });
     const ds = datasetUrn('transfer.pg');
     await write(t, 'dataset', ds, 'datasetProperties', { name: 'pg', description: 'one' });
     await write(t, 'dataset', ds, 'datasetProperties', { name: 'pg', description: 'two' });

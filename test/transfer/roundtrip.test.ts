@@ -33,7 +33,7 @@ describe('urnbase export and import', () => {
   after(() => rmSync(root, { recursive: true, force: true }));
 
   before(async () => {
-    const t = await testApp({ dataDir: source });
+    const t = await testApp({ dataDir: source }, { sqlite: true });
     await write(t, 'dataset', DS, 'datasetProperties', { name: 'orders', description: 'first words' });
     await write(t, 'dataset', DS, 'datasetProperties', { name: 'orders', description: 'second words' });
     await write(t, 'dataset', DS, 'datasetProperties', { name: 'orders', description: 'every order ever placed' });
@@ -76,8 +76,8 @@ describe('urnbase export and import', () => {
       const run = urnbase('import', '-f', file, '--data-dir', target);
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /^imported \d+ aspects \(\d+ versions\) of \d+ entities, 0 tokens into .*target in \d+\.\d s\n$/);
-      imported = await testApp({ dataDir: target });
-      original = await testApp({ dataDir: source });
+      imported = await testApp({ dataDir: target }, { sqlite: true });
+      original = await testApp({ dataDir: source }, { sqlite: true });
     });
     after(async () => {
       await imported.app.close();
@@ -151,7 +151,7 @@ describe('urnbase export and import', () => {
       const run = urnbase('import', '-f', withTokens, '--data-dir', withDir, '--include-tokens');
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /, 1 tokens into /);
-      const t = await testApp({ dataDir: withDir, auth: true, adminToken: 'x'.repeat(40) });
+      const t = await testApp({ dataDir: withDir, auth: true, adminToken: 'x'.repeat(40) }, { sqlite: true });
       try {
         const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(DS)}/globalTags`, headers: { authorization: `Bearer ${secret}` } });
         assert.equal(res.status, 200);
@@ -175,7 +175,7 @@ describe('urnbase export and import', () => {
 
   it('--replace deletes what the store holds first', async () => {
     const dir = join(root, 'replaced');
-    const t = await testApp({ dataDir: dir });
+    const t = await testApp({ dataDir: dir }, { sqlite: true });
     await write(t, 'dataset', datasetUrn('transfer.stale'), 'datasetProperties', { name: 'stale' });
     await t.app.close();
     const run = urnbase('import', '-f', file, '--data-dir', dir, '--replace');
@@ -227,7 +227,7 @@ describe('urnbase export and import', () => {
       const run = urnbase('import', '-f', bad, '--data-dir', dir);
       assert.equal(run.status, 2, run.stderr);
       assert.match(run.stderr, /line \d+: datasetProperties of urn:li:dataset:\(urn:li:dataPlatform:hive,transfer\.orders,PROD\) appeared earlier in the file/);
-      const t = await testApp({ dataDir: dir });
+      const t = await testApp({ dataDir: dir }, { sqlite: true });
       try {
         assert.equal((await t.call({ method: 'GET', url: `${V2}/dataset/${enc(DS)}/datasetProperties` })).status, 404);
       } finally {
