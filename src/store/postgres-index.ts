@@ -100,7 +100,8 @@ export async function writeIndex(client: pg.ClientBase, writes: readonly IndexWr
     // The key's entries going is the entity going (a delete removes its other aspects' entries too).
     if (isKey && write.text === null) await client.query('DELETE FROM search_entities WHERE urn = $1', [write.urn]);
   }
-  for (const urn of texts) await rebuildDocument(client, urn);
+  // In URN order: two writers locking the same entities take them in the same order (no deadlock).
+  for (const urn of [...texts].sort()) await rebuildDocument(client, urn);
 }
 
 /** Empties the index (to rebuild it), inside the caller's transaction. */
@@ -145,6 +146,11 @@ async function changeValues(
 
 /** An entity's document anew from its aspects' texts (each column joined in aspect order). */
 async function rebuildDocument(client: pg.ClientBase, urn: string): Promise<void> {
+  // Another replica may be writing another aspect's text of this entity: take the entity's row
+  // first, so the texts read next include what that writer committed (READ COMMITTED reads
+  // anew per statement). Reading before the lock let the later writer overwrite the document
+  // without the earlier one's text.
+  await client.query('SELECT 1 FROM search_entities WHERE urn = $1 FOR UPDATE', [urn]);
   const { rows } = await client.query<Record<string, string | null>>(
     `SELECT ${TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]).join(', ')} FROM search_docs WHERE urn = $1 ORDER BY aspect`,
     [urn],
