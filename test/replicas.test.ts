@@ -1,41 +1,21 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { datasetUrn, enc, V2 } from './helpers.js';
 import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE, type TestDatabase } from './pg.js';
+import { startServer, type ServerProcess } from './server-process.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const ADMIN = 'urnb_replicas-admin-secret-0123456789abcdefghij';
 const auth = { authorization: `Bearer ${ADMIN}` };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+/** `urnbase serve` as its own process on the database. */
+function replica(url: string, dir: string): Promise<ServerProcess> {
+  return startServer({
+    args: ['--log-level', 'warn', '--data-dir', dir, '--database-url', url, '--tests-interval', '0'],
+    env: { URNBASE_ADMIN_TOKEN: ADMIN },
   });
-}
-
-/** `urnbase serve` as its own process on the database; resolves once /health answers. */
-async function replica(url: string, dir: string): Promise<{ base: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [MAIN, 'serve', '--log-level', 'warn', '--port', String(port), '--data-dir', dir, '--database-url', url, '--tests-interval', '0'], {
-    stdio: 'ignore',
-    env: { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN },
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.status === 200, () => false)) return { base, child };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('replica did not start');
 }
 
 async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -59,8 +39,8 @@ describe('two replicas on one PostgreSQL database', async () => {
   const available = await postgresAvailable();
   let db: TestDatabase;
   let dir: string;
-  let one: { base: string; child: ChildProcess };
-  let two: { base: string; child: ChildProcess };
+  let one: ServerProcess;
+  let two: ServerProcess;
   before(async () => {
     if (!available) return;
     db = await createTestDatabase();
@@ -70,8 +50,7 @@ describe('two replicas on one PostgreSQL database', async () => {
   });
   after(async () => {
     if (!available) return;
-    for (const r of [one, two]) r?.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await Promise.all([one, two].map((r) => r?.stop()));
     await db.drop();
     rmSync(dir, { recursive: true, force: true });
   });
