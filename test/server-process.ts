@@ -29,6 +29,8 @@ export interface ServerOptions {
   /** Flags after `serve` (the port is chosen here). */
   args: string[];
   env?: Record<string, string>;
+  /** Listen here (a restart on the same address); default a free port. */
+  port?: number;
   /** Keep the process's output for `output()` (default: discarded). */
   capture?: boolean;
   /** Flags for node itself, before the script. */
@@ -37,7 +39,7 @@ export interface ServerOptions {
 
 /** `urnbase serve` as its own process; resolves once /health answers. */
 export async function startServer(options: ServerOptions): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, 'serve', '--port', String(port), ...options.args], {
     stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     env: { ...process.env, ...options.env },
