@@ -31,7 +31,7 @@ import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool'>> &
+  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
     /** Use this store instead of opening the configured one (SQLite in dataDir, or PostgreSQL). */
     store?: Store;
@@ -50,7 +50,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const metrics = new Metrics();
   const opened =
     options.store ??
-    (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool }));
+    (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool, sqliteSync: options.sqliteSync }));
   const store = meterStore(opened, metrics.storeSeconds);
   metrics.watchChangeLog(store);
   const { reader, ingest, tests, indexer, search, forget } = buildCore(store, registry, options);

@@ -12,6 +12,8 @@ export interface Config {
   dbTimeout: number;
   /** PostgreSQL connections per process. */
   dbPool: number;
+  /** SQLite commits: `normal` survives a process crash, `full` also a power loss (an fsync per commit). */
+  sqliteSync: SqliteSync;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
@@ -31,6 +33,8 @@ export interface Config {
   adminToken?: string;
 }
 
+export type SqliteSync = 'normal' | 'full';
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -43,6 +47,7 @@ const OPTIONS = {
   'database-url': { env: 'URNBASE_DATABASE_URL', default: '', parse: parseDatabaseUrl },
   'db-timeout': { env: 'URNBASE_DB_TIMEOUT', default: '10s', parse: parseTimeout },
   'db-pool': { env: 'URNBASE_DB_POOL', default: '10', parse: parsePoolSize },
+  'sqlite-sync': { env: 'URNBASE_SQLITE_SYNC', default: 'normal', parse: parseSqliteSync },
   'log-level': { env: 'URNBASE_LOG_LEVEL', default: 'info', parse: parseLogLevel },
   'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize },
   'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration },
@@ -85,6 +90,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ...optional('databaseUrl', read('database-url')),
     dbTimeout: read('db-timeout'),
     dbPool: read('db-pool'),
+    sqliteSync: read('sqlite-sync'),
     logLevel: read('log-level'),
     bodyLimit: read('body-limit'),
     testsInterval: read('tests-interval'),
@@ -117,6 +123,11 @@ function parseTimeout(raw: string): number {
 function parsePoolSize(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) throw new Error('expected a number of connections from 1 to 1000');
   return Number(raw);
+}
+
+function parseSqliteSync(raw: string): SqliteSync {
+  if (raw !== 'normal' && raw !== 'full') throw new Error('expected normal or full');
+  return raw;
 }
 
 function parsePort(raw: string): number {

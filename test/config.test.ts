@@ -11,6 +11,7 @@ describe('configuration', () => {
       dataDir: './data',
       dbTimeout: 10_000,
       dbPool: 10,
+      sqliteSync: 'normal',
       logLevel: 'info',
       bodyLimit: 16 * 1024 * 1024,
       testsInterval: 24 * 3600 * 1000,
@@ -30,6 +31,7 @@ describe('configuration', () => {
       URNBASE_DATABASE_URL: 'postgres://db.example:5432/urnbase',
       URNBASE_DB_TIMEOUT: '3s',
       URNBASE_DB_POOL: '20',
+      URNBASE_SQLITE_SYNC: 'full',
       URNBASE_LOG_LEVEL: 'warn',
       URNBASE_BODY_LIMIT: '512kb',
       URNBASE_TESTS_INTERVAL: '30m',
@@ -47,6 +49,7 @@ describe('configuration', () => {
       databaseUrl: 'postgres://db.example:5432/urnbase',
       dbTimeout: 3000,
       dbPool: 20,
+      sqliteSync: 'full',
       logLevel: 'warn',
       bodyLimit: 512 * 1024,
       testsInterval: 30 * 60 * 1000,
@@ -67,6 +70,11 @@ describe('configuration', () => {
       name: 'ConfigError',
       message: 'Invalid --events-retention "30": expected 0 (keep forever) or a duration such as 30d, 12h or 90m',
     });
+  });
+
+  it('syncs SQLite commits normally (process-crash safe) unless told full (power-loss safe)', () => {
+    assert.equal(loadConfig(['--sqlite-sync', 'full'], {}).sqliteSync, 'full');
+    assert.throws(() => loadConfig(['--sqlite-sync', 'off'], {}), { name: 'ConfigError', message: 'Invalid --sqlite-sync "off": expected normal or full' });
   });
 
   it('drains in-flight requests for 10 seconds on SIGTERM unless told otherwise', () => {

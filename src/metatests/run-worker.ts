@@ -13,7 +13,7 @@ import { report, type PoolMessage, type RunPlan, type WorkerMessage } from './ru
 const port = parentPort!;
 const plan = workerData as RunPlan;
 const store: Store =
-  plan.location.kind === 'sqlite' ? new SqliteStore(plan.location.dataDir, { checkpoints: false }) : await PostgresStore.open(plan.location.url, { poolSize: 2 });
+  plan.location.kind === 'sqlite' ? new SqliteStore(plan.location.dataDir, { checkpoints: false, sync: plan.location.sync }) : await PostgresStore.open(plan.location.url, { poolSize: 2 });
 const { tests } = buildCore(store, Registry.load());
 
 port.on('message', async (message: PoolMessage) => {

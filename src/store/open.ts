@@ -10,10 +10,12 @@ export interface StoreOptions {
   dbTimeoutMs?: number;
   /** PostgreSQL connections per process. */
   dbPoolSize?: number;
+  /** SQLite: fsync every commit (`full`) or only at checkpoints (`normal`). */
+  sqliteSync?: 'normal' | 'full';
 }
 
 /** Opens the configured store (running its schema migrations). */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) return PostgresStore.open(options.databaseUrl, { timeoutMs: options.dbTimeoutMs, poolSize: options.dbPoolSize });
-  return new SqliteStore(options.dataDir);
+  return new SqliteStore(options.dataDir, { sync: options.sqliteSync });
 }

@@ -69,14 +69,15 @@ export class SqliteStore implements Store {
    * A second connection of the same process (a worker thread's) passes `checkpoints: false`: the
    * first one's checkpointer keeps the log short for all.
    */
-  constructor(dataDir: string, options: { checkpoints?: boolean } = {}) {
+  constructor(dataDir: string, options: { checkpoints?: boolean; sync?: 'normal' | 'full' } = {}) {
     const file = dataDir === ':memory:' ? undefined : join(dataDir, 'urnbase.db');
-    if (file) this.location = { kind: 'sqlite', dataDir };
+    if (file) this.location = { kind: 'sqlite', dataDir, sync: options.sync ?? 'normal' };
     if (file) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     this.db = new Database(file ?? ':memory:');
-    // NORMAL in WAL mode: a commit survives a process crash; only a power loss can drop the last ones.
+    // NORMAL in WAL mode: a commit survives a process crash; only a power loss can drop the last
+    // ones. FULL syncs the log at every commit, so a power loss drops nothing acknowledged either.
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db);
     if (file) {

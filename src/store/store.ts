@@ -120,7 +120,7 @@ export interface TokenStore {
 }
 
 /** How another thread opens the same store. */
-export type StoreLocation = { kind: 'sqlite'; dataDir: string } | { kind: 'postgres'; url: string };
+export type StoreLocation = { kind: 'sqlite'; dataDir: string; sync: 'normal' | 'full' } | { kind: 'postgres'; url: string };
 
 export interface Store extends TokenStore {
   /** Where the store is, for worker threads; undefined when no other thread can open it (in memory). */

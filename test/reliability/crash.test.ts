@@ -8,7 +8,7 @@ import { level, reliabilityStores, storeTarget, type StoreTarget } from './targe
 
 const ADMIN = 'urnb_reliability-crash-admin-0123456789abcdefghij';
 const WRITERS = 6;
-const KILLS = level(3, 12);
+const KILLS = level(3, 25);
 
 for (const { kind, skip } of await reliabilityStores()) {
   describe(`crash durability on ${kind}: SIGKILL while clients write`, { skip }, () => {

@@ -18,6 +18,15 @@ describe('SQLite store and the write path', () => {
   const dir = mkdtempSync(join(tmpdir(), 'urnbase-store-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('syncs commits NORMAL by default (a process crash loses nothing), FULL when asked (nor does a power loss); worker threads follow', async () => {
+    const synchronous = (store: SqliteStore) => (store as unknown as { db: Database.Database }).db.pragma('synchronous', { simple: true });
+    const normal = new SqliteStore(join(dir, 'normal'));
+    const full = new SqliteStore(join(dir, 'full'), { sync: 'full' });
+    assert.deepEqual([synchronous(normal), synchronous(full)], [1, 2]);
+    assert.deepEqual(full.location, { kind: 'sqlite', dataDir: join(dir, 'full'), sync: 'full' });
+    await Promise.all([normal.close(), full.close()]);
+  });
+
   it('writes aspect rows and change-log events in one transaction', async () => {
     const store = new SqliteStore(dir);
     const ingest = new Ingest(store, registry);
