@@ -1,7 +1,7 @@
-import { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { registerAuth } from './api/auth.js';
+import { registerBodyParsing } from './api/body.js';
 import { registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
@@ -90,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     await store.close();
   });
   registerRequestIds(app);
-  configureParsing(app);
+  registerBodyParsing(app);
   registerErrorHandlers(app);
   // Auth is the caller's choice here (tests, embedding); `urnbase serve` turns it on by default.
   const auth = options.auth ?? false;
@@ -107,15 +107,4 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   eventRoutes(app, changeLog);
   await app.ready();
   return { app, services };
-}
-
-/**
- * JSON in, JSON Patch in, nothing else (415). Route schemas coerce query strings and headers;
- * bodies are left to the write path, which validates them against the registry.
- */
-function configureParsing(app: FastifyInstance): void {
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? () => true : ajv.compile(schema)));
 }

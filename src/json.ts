@@ -27,3 +27,20 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const key of Object.keys(y)) if (y[key] !== undefined) members--;
   return members === 0;
 }
+
+/**
+ * Whether a parsed JSON value nests arrays and objects more than `max` levels deep. Iterative, so
+ * a body of a million brackets is measured without the recursion that would overflow the stack.
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonEqual } from '../src/json.js';
+import { jsonEqual, nestsDeeperThan } from '../src/json.js';
 
 describe('jsonEqual: equality of JSON values', () => {
   it('ignores the order of object members but not of array items', () => {
@@ -30,5 +30,21 @@ describe('jsonEqual: equality of JSON values', () => {
     ];
     for (const [a, b] of different) assert.equal(jsonEqual(a, b), false, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
     for (const same of [null, 0, 'x', true, [], {}, [[]], { a: [] }]) assert.equal(jsonEqual(same, structuredClone(same)), true);
+  });
+});
+
+describe('nestsDeeperThan: the nesting depth of a JSON value', () => {
+  it('counts arrays and objects, not scalars', () => {
+    assert.equal(nestsDeeperThan('x', 0), false);
+    assert.equal(nestsDeeperThan({}, 0), true);
+    assert.equal(nestsDeeperThan({ a: [1, { b: 'c' }] }, 3), false);
+    assert.equal(nestsDeeperThan({ a: [1, { b: 'c' }] }, 2), true);
+    assert.equal(nestsDeeperThan([[], [[{}]]], 3), true);
+  });
+
+  it('measures a million levels without overflowing the stack', () => {
+    const deep = JSON.parse(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
+    assert.equal(nestsDeeperThan(deep, 1000), true);
+    assert.equal(nestsDeeperThan(deep, 1_000_000), false);
   });
 });

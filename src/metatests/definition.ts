@@ -39,6 +39,9 @@ export class DefinitionError extends Error {
 
 const LEAF_KEYS = new Set(['property', 'query', 'operator', 'operation', 'negate', 'params']);
 
+/** How deep and/or/not may nest: far beyond any real rule, and short of a stack overflow. */
+export const MAX_PREDICATE_DEPTH = 50;
+
 /** Parses and validates a definition (a JSON string or an already parsed object). */
 export function parseDefinition(source: unknown, registry: Registry): TestDefinition {
   let doc = source;
@@ -105,19 +108,20 @@ class PredicateParser {
     private readonly types: readonly string[],
   ) {}
 
-  parse(node: unknown, at: string): Predicate {
-    if (Array.isArray(node)) return { kind: 'and', children: node.map((c, i) => this.parse(c, `${at}[${i}]`)), negate: false };
+  parse(node: unknown, at: string, depth = 1): Predicate {
+    if (depth > MAX_PREDICATE_DEPTH) throw new DefinitionError(`${at}: predicates nest deeper than ${MAX_PREDICATE_DEPTH} levels`);
+    if (Array.isArray(node)) return { kind: 'and', children: node.map((c, i) => this.parse(c, `${at}[${i}]`, depth + 1)), negate: false };
     if (!isRecord(node)) throw new DefinitionError(`${at}: expected a predicate object or list`);
     const negate = this.negate(node, at);
     if ('not' in node) {
-      const child: Predicate = { kind: 'not', child: this.parse(node.not, `${at}.not`) };
+      const child: Predicate = { kind: 'not', child: this.parse(node.not, `${at}.not`, depth + 1) };
       return negate ? { kind: 'not', child } : child;
     }
     for (const kind of ['or', 'and'] as const) {
       if (kind in node) {
         const list = node[kind];
         if (!Array.isArray(list)) throw new DefinitionError(`${at}.${kind}: expected a list of predicates`);
-        return { kind, children: list.map((c, i) => this.parse(c, `${at}.${kind}[${i}]`)), negate };
+        return { kind, children: list.map((c, i) => this.parse(c, `${at}.${kind}[${i}]`, depth + 1)), negate };
       }
     }
     return this.leaf(node, at, negate);

@@ -203,6 +203,23 @@ describe('POST /openapi/v2/entity/{type}/{urn}/{aspect}', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  it('rejects a body nested deeper than 1000 levels with 400, as JSON or as JSON Patch', async () => {
+    const nested = (levels: number) => `{"description":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const url = `${V2}/dataset/${enc(datasetUrn('write.deep'))}/editableDatasetProperties`;
+    const atLimit = await t.call({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: nested(1000) });
+    assert.deepEqual([atLimit.status, atLimit.body.message], [400, 'Aspect editableDatasetProperties is invalid: field description must be string']);
+    for (const payload of [nested(1001), nested(400_000)]) {
+      const res = await t.call({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body, { error: 'Validation Error', message: 'Request body nests deeper than 1000 levels' });
+    }
+    const patch = `{"patch":[{"op":"add","path":"/description","value":${'['.repeat(2000)}${']'.repeat(2000)}}]}`;
+    const patched = await t.call({ method: 'PATCH', url, headers: { 'content-type': 'application/json-patch+json' }, payload: patch });
+    assert.equal(patched.status, 400);
+    assert.deepEqual(patched.body, { error: 'Validation Error', message: 'Request body nests deeper than 1000 levels' });
+    assert.equal((await t.call({ method: 'GET', url })).status, 404);
+  });
+
   it('answers 415 for a content type other than JSON', async () => {
     const res = await t.call({
       method: 'POST',

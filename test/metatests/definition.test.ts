@@ -83,6 +83,15 @@ describe('test definition language', () => {
     it(`points at the spot for ${why}`, () => rejects(definition, message));
   }
 
+  it('refuses predicates nested deeper than 50 levels, at the spot where they pass the limit', () => {
+    const nested = (levels: number): unknown => (levels === 0 ? { property: 'urn', operator: 'exists' } : { not: nested(levels - 1) });
+    assert.equal(parse({ on: { types: ['dataset'] }, rules: nested(49) }).rules.kind, 'not');
+    rejects({ on: { types: ['dataset'] }, rules: nested(50) }, `rules${'.not'.repeat(50)}: predicates nest deeper than 50 levels`);
+    // A million levels as text: refused as quickly, without overflowing the stack.
+    const deep = `{"on":{"types":["dataset"]},"rules":${'{"and":['.repeat(1_000_000)}${']}'.repeat(1_000_000)}}`;
+    rejects(deep, `rules${'.and[0]'.repeat(50)}: predicates nest deeper than 50 levels`);
+  });
+
   it('accepts a path valid for one of several selected types', () => {
     assert.doesNotThrow(() => parse({ on: { types: ['dataset', 'dashboard'] }, rules: [{ property: 'dashboardInfo.title', operator: 'exists' }] }));
   });

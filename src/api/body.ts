@@ -1,0 +1,29 @@
+import { Ajv } from 'ajv';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ValidationError } from '../errors.js';
+import { nestsDeeperThan } from '../json.js';
+
+/**
+ * The deepest a request body may nest: Jackson's default limit, which DataHub's server parses
+ * with. Deeper bodies would reach code that recurses over values (patching, comparing, storing).
+ */
+export const MAX_BODY_DEPTH = 1000;
+
+/**
+ * JSON in, JSON Patch in, nothing else (415). Route schemas coerce query strings and headers;
+ * bodies are left to the write path, which validates them against the registry.
+ */
+export function registerBodyParsing(app: FastifyInstance): void {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  // Fastify's own parser, which refuses __proto__ and constructor.prototype keys with a 400.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(['application/json', 'application/json-patch+json'], { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+      if (error) return done(error, undefined);
+      if (nestsDeeperThan(value, MAX_BODY_DEPTH)) return done(new ValidationError(`Request body nests deeper than ${MAX_BODY_DEPTH} levels`), undefined);
+      done(null, value);
+    });
+  });
+  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? () => true : ajv.compile(schema)));
+}
