@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { registerAuth } from './api/auth.js';
 import { registerBodyParsing } from './api/body.js';
-import { registerErrorHandlers } from './api/errors.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes } from './api/status.js';
 import { metricsRoutes } from './api/metrics.js';
@@ -63,6 +63,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     genReqId: requestId,
     bodyLimit: options.bodyLimit,
     exposeHeadRoutes: false,
+    frameworkErrors,
+    clientErrorHandler,
     // URNs travel as single path segments and easily exceed the default 100 characters.
     routerOptions: { maxParamLength: 8192 },
   });

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ConflictError,
@@ -57,9 +58,11 @@ const STATUS_NAMES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  408: 'Request Timeout',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
 };
 
 export function registerErrorHandlers(app: FastifyInstance): void {
@@ -78,4 +81,34 @@ export function registerErrorHandlers(app: FastifyInstance): void {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     return reply.status(404).send({ error: `No endpoint ${request.method} ${request.url}.` });
   });
+}
+
+/** Fastify's own refusals before routing (an undecodable URL, an over-long parameter): the usual error body. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = toHttpError(error);
+  void reply.status(status).send(body);
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request was not received in time'],
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+};
+
+/**
+ * HTTP that Node's parser refuses: answered in the usual error shape, unless an answer to this
+ * request already went out (Fastify's default wrote a second response after a 404 with
+ * `Connection: close` when the rest of a chunked body came in broken).
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Node's own default checks the same: the response of the request in progress, if any.
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
+    const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
+    // An answer to HEAD has no body, or the client would read it as the start of another answer.
+    const { rawPacket } = error as { rawPacket?: Buffer };
+    const body = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ' ? '' : JSON.stringify({ error: STATUS_NAMES[status], message });
+    socket.write(`HTTP/1.1 ${status} ${STATUS_NAMES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
