@@ -93,10 +93,12 @@ export async function filterCondition(filter: unknown, fields: FieldResolver): P
       const list = isRecord(group) ? (Array.isArray(group.criteria) ? group.criteria : group.and) : undefined;
       if (!Array.isArray(list)) throw new ValidationError(`${where}[${g}] must be {"criteria": [...]}`);
       const all = await Promise.all(list.map((c, i) => criterion(c, `${where}[${g}].criteria[${i}]`, fields)));
+      // A group without criteria constrains nothing (DataHub reads an empty `and` the same way).
+      if (all.length === 0) return { kind: 'all' } as Condition;
       return all.length === 1 ? all[0] : ({ kind: 'and', children: all } as Condition);
     }),
   );
-  if (children.length === 0) return { kind: 'all' };
+  if (children.length === 0 || children.some((c) => c.kind === 'all')) return { kind: 'all' };
   return children.length === 1 ? children[0] : { kind: 'or', children };
 }
 

@@ -426,6 +426,11 @@ describe('search: filters and structured properties', () => {
       assert.deepEqual(await filtered(t, { and: [] }), sorted([A, B, C, D, E]));
     });
 
+    it('a group without criteria matches everything, alone or OR\'ed with others', async () => {
+      assert.deepEqual(await filtered(t, { or: [{ and: [] }] }), sorted([A, B, C, D, E]));
+      assert.deepEqual(await filtered(t, { and: [{ criteria: [] }, { criteria: [criterion('tags', 'EQUAL', [tag('pii')])] }] }), sorted([A, B, C, D, E]));
+    });
+
     it('the v3 scroll filters the same way', async () => {
       const res = await scroll(t, { entities: ['dataset'], filter: where(criterion(RETENTION, 'GREATER_THAN', ['9'])) }, { count: 100 }, 3);
       assert.equal(res.status, 200);
