@@ -1,0 +1,227 @@
+import fc from 'fast-check';
+import { Registry } from '../../src/registry/registry.js';
+import { aspectValue, batchBody, bodyBytes, EXAMPLE_ASPECTS, evaluateBody, patchDocument, scrollBody, testInfoValue, tokenBody, validWrites } from './hostile-bodies.js';
+import { anyText, hostileUrn, inUrl, mutated, PROTOTYPE_KEYS, rawInPath, SEED_DATASETS, SEED_PROPERTY, SEED_TEST } from './hostile-values.js';
+import type { RawRequest } from './raw-http.js';
+
+/** A generated request and the route it was made for (the report counts them by route). */
+export interface HostileRequest extends RawRequest {
+  route: string;
+}
+
+const registry = Registry.load();
+const V2 = '/openapi/v2/entity';
+
+// ---- where a request points: entity type, URN and aspect, mostly coherent, sometimes not ----
+
+interface Target {
+  type: string;
+  urn: string;
+  aspect: string;
+}
+
+const aspectsOf = (type: string) => [...registry.entityType(type)!.aspects.keys()];
+
+const coherentTarget: fc.Arbitrary<Target> = fc.oneof(
+  fc.tuple(fc.constantFrom(...SEED_DATASETS, 'urn:li:dataset:(urn:li:dataPlatform:s3,hostile.new,DEV)'), fc.constantFrom(...aspectsOf('dataset'))).map(([urn, aspect]) => ({ type: 'dataset', urn, aspect })),
+  fc.tuple(fc.constantFrom(SEED_PROPERTY, 'urn:li:structuredProperty:hostile.other'), fc.constantFrom(...aspectsOf('structuredProperty'))).map(([urn, aspect]) => ({ type: 'structuredProperty', urn, aspect })),
+  fc.tuple(fc.constantFrom(SEED_TEST, 'urn:li:test:hostile.new'), fc.constantFrom(...aspectsOf('test'))).map(([urn, aspect]) => ({ type: 'test', urn, aspect })),
+  fc.tuple(fc.constantFrom('urn:li:tag:gold', 'urn:li:chart:(looker,hostile)', 'urn:li:corpuser:alice'), fc.constantFrom(...EXAMPLE_ASPECTS)).map(([urn, aspect]) => ({ type: urn.split(':')[2], urn, aspect })),
+);
+
+const hostileName = (names: string[]) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names) }, { weight: 2, arbitrary: mutated(fc.constantFrom(...names)) }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) }, { weight: 1, arbitrary: anyText });
+
+const target: fc.Arbitrary<Target> = fc.oneof(
+  { weight: 6, arbitrary: coherentTarget },
+  {
+    weight: 3,
+    arbitrary: fc.record({ type: hostileName(registry.entityTypes().map((e) => e.name)), urn: hostileUrn, aspect: hostileName(EXAMPLE_ASPECTS) }),
+  },
+);
+
+// ---- query strings ----
+
+const flag = fc.constantFrom('true', 'false', '1', '0', 'maybe', '', 'TRUE', 'true,false');
+const number = fc.oneof(fc.constantFrom('0', '1', '2', '10', '1000', '1001', '-1', '1.5', '1e3', 'abc', '', '99999999999999999999', 'NaN'), fc.integer().map(String));
+const searchQuery = fc.oneof(
+  fc.constantFrom('*', 'orders', 'name:orders AND tags:gold', 'platform:hive', 'hostile.retention:[1 TO 5]', '"quoted phrase"', '(a OR b) AND NOT c', 'urn:li:*', '_exists_:tags'),
+  mutated(fc.constantFrom('name:orders AND (tags:gold OR owners:alice)', 'hostile.retention:[30 TO *]', 'description:"a b" -c')),
+  anyText,
+);
+const scrollId = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }).map((v) => Buffer.from(JSON.stringify(v) ?? '', 'utf8').toString('base64url')),
+  fc.record({ s: fc.constantFrom('urn:ASCENDING', 'name:DESCENDING', '_score'), a: fc.oneof(fc.constantFrom(...SEED_DATASETS), anyText), v: fc.jsonValue({ maxDepth: 1 }), i: fc.oneof(fc.integer(), anyText) }).map((v) =>
+    Buffer.from(JSON.stringify(v), 'utf8').toString('base64url'),
+  ),
+  anyText,
+);
+const aspectNames = fc.array(hostileName(EXAMPLE_ASPECTS), { maxLength: 3 }).map((names) => names.join(','));
+
+const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
+  async: flag,
+  systemMetadata: flag,
+  createIfNotExists: flag,
+  createEntityIfNotExists: flag,
+  clear: flag,
+  includeSoftDelete: flag,
+  version: number,
+  count: number,
+  aspects: aspectNames,
+  aspectNames,
+  scrollId,
+  query: searchQuery,
+  sort: fc.oneof(fc.constantFrom('urn', 'name', 'qualifiedName', '_score'), anyText),
+  sortCriteria: fc.oneof(fc.constantFrom('urn', 'name', 'qualifiedName', '_score', 'hostile.retention'), anyText),
+  sortOrder: fc.oneof(fc.constantFrom('ASCENDING', 'DESCENDING', 'ascending'), anyText),
+  action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('evaluate', 'batchEvaluate', 'evaluateDefinition') }, { weight: 1, arbitrary: anyText }),
+  after: number,
+  limit: number,
+  // Long polls are real waits: keep them short, and let the oracle allow for them.
+  wait: fc.constantFrom('0', '0.2', '1', '61', '-1', 'x', '1e1', '0.0001'),
+};
+
+/** `?k=v&…` with the route's parameters (mostly) and others, each value valid or not, encoded or not. */
+function queryString(keys: string[], always: string[] = []): fc.Arbitrary<string> {
+  const stranger = fc.tuple(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, '__proto__[polluted]', 'constructor[prototype][polluted]', 'a[b][c]', ''), anyText), anyText);
+  const known = keys.length > 0 ? fc.constantFrom(...keys).chain((key) => fc.tuple(fc.constant(key), PARAMETERS[key])) : stranger;
+  const pairs = fc.oneof(fc.constant([]), fc.array(fc.oneof({ weight: 5, arbitrary: known }, { weight: 1, arbitrary: stranger }), { maxLength: 5 }));
+  const first = always.length > 0 ? fc.tuple(...always.map((key) => fc.tuple(fc.constant(key), PARAMETERS[key]))) : fc.constant([] as Array<[string, string]>);
+  return fc
+    .tuple(first, pairs)
+    .chain(([a, b]) => fc.tuple(...[...a, ...b].map(([key, value]) => fc.tuple(inUrl(fc.constant(key)), inUrl(fc.constant(value))))))
+    .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`));
+}
+
+const SEARCH_KEYS = ['count', 'scrollId', 'query', 'sort', 'sortCriteria', 'sortOrder', 'includeSoftDelete', 'systemMetadata'];
+
+// ---- headers ----
+
+/** Header values Node will send: no control characters, nothing past U+00FF. */
+const headerValue = anyText.map((s) => [...s].filter((c) => (c >= ' ' && c <= '\u00ff' && c !== '\u007f') || c === '\t').join(''));
+const ADMIN_PLACEHOLDER = '<admin token>';
+
+/** Now and then: a header is absent most of the time, so the other parts of a request decide its fate. */
+const sometimes = (value: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
+
+function headers(contentTypes: string[]): fc.Arbitrary<Record<string, string>> {
+  return fc
+    .record({
+      'content-type': fc.oneof(
+        { weight: 8, arbitrary: fc.constantFrom(...contentTypes) },
+        { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/jsonx', '') },
+        { weight: 1, arbitrary: headerValue },
+      ),
+      authorization: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(`Bearer ${ADMIN_PLACEHOLDER}`) },
+        { weight: 1, arbitrary: fc.constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'bearer urnb_x', `Bearer urnb_${'x'.repeat(5000)}`) },
+        { weight: 1, arbitrary: headerValue.map((v) => `Bearer ${v}`) },
+      ),
+      'if-version-match': sometimes(fc.oneof(fc.constantFrom('1', '2', '-1', '0', 'abc', '', '1,2', '99999999999999999999'), headerValue)),
+      'x-request-id': sometimes(headerValue),
+      accept: sometimes(fc.oneof(fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml'), headerValue)),
+      'x-hostile': sometimes(headerValue),
+    })
+    .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
+}
+
+const JSON_TYPES = ['application/json', 'application/json; charset=utf-8'];
+const PATCH_TYPES = ['application/json-patch+json', 'application/json'];
+
+// ---- routes ----
+
+interface RouteSpec {
+  route: string;
+  methods: string[];
+  /** The path without its query, and the body (or none). */
+  pathAndBody: fc.Arbitrary<[string, Buffer | undefined]>;
+  query: fc.Arbitrary<string>;
+  contentTypes?: string[];
+  /** Share of the runs (default 1): writes and patches reach the most code. */
+  weight?: number;
+}
+
+/** A route that takes a body: it mostly gets one. */
+const withBody = (path: fc.Arbitrary<string>, body: fc.Arbitrary<Buffer>) => fc.tuple(path, fc.option(body, { freq: 8, nil: undefined }));
+/** A route that takes none: now and then it gets one anyway. */
+const noBody = (path: fc.Arbitrary<string>) =>
+  fc.tuple(path, fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: bodyBytes(fc.jsonValue({ maxDepth: 2 })) }));
+
+const typeSegment = (t: Target) => inUrl(fc.constant(t.type));
+const typePath = target.chain((t) => typeSegment(t)).map((type) => `${V2}/${type}`);
+const entityPath = target.chain((t) => fc.tuple(typeSegment(t), inUrl(fc.constant(t.urn))).map(([type, urn]) => `${V2}/${type}/${urn}`));
+const aspectTarget = target.chain((t) => fc.tuple(fc.constant(t), typeSegment(t), inUrl(fc.constant(t.urn)), inUrl(fc.constant(t.aspect))));
+const aspectPath = aspectTarget.map(([, type, urn, aspect]) => `${V2}/${type}/${urn}/${aspect}`);
+
+/** A write of one aspect: the value fits the aspect often, and testInfo gets real definitions. */
+const aspectWrite = aspectTarget.chain(([t, type, urn, aspect]) =>
+  withBody(fc.constant(`${V2}/${type}/${urn}/${aspect}`), bodyBytes(t.aspect === 'testInfo' ? fc.oneof(testInfoValue, aspectValue('testInfo')) : aspectValue(t.aspect))),
+);
+
+/** Writes that should succeed, so that what follows runs against a catalog that keeps changing. */
+const wellFormedWrite = fc.oneof(
+  fc.constantFrom(...validWrites(aspectsOf)).map(({ type, urn, aspect, value }): [string, Buffer] => [`${V2}/${type}/${encodeURIComponent(urn)}/${aspect}`, Buffer.from(JSON.stringify(value))]),
+  testInfoValue.map((value): [string, Buffer] => [`${V2}/test/${encodeURIComponent('urn:li:test:hostile.new')}/testInfo`, Buffer.from(JSON.stringify(value))]),
+);
+const wellFormedPatch = fc.tuple(fc.constantFrom(...SEED_DATASETS), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 10 })).map(([urn, tag]): [string, Buffer] => [
+  `${V2}/dataset/${encodeURIComponent(urn)}/globalTags`,
+  Buffer.from(JSON.stringify({ patch: [{ op: 'add', path: '/tags/-', value: { tag: `urn:li:tag:${tag}` } }] })),
+]);
+
+const ROUTES: RouteSpec[] = [
+  { route: 'GET /{type}', methods: ['GET'], pathAndBody: noBody(typePath), query: queryString([...SEARCH_KEYS, 'aspects', 'aspectNames']) },
+  { route: 'POST /{type}', methods: ['POST'], pathAndBody: withBody(typePath, bodyBytes(batchBody)), query: queryString(['async', 'systemMetadata']), weight: 3 },
+  { route: 'GET /{type}/{urn}', methods: ['GET'], pathAndBody: noBody(entityPath), query: queryString(['aspects', 'aspectNames', 'systemMetadata']) },
+  { route: 'HEAD /{type}/{urn}', methods: ['HEAD'], pathAndBody: noBody(entityPath), query: queryString([]) },
+  { route: 'DELETE /{type}/{urn}', methods: ['DELETE'], pathAndBody: noBody(entityPath), query: queryString(['aspects', 'clear']) },
+  { route: 'GET /{type}/{urn}/{aspect}', methods: ['GET'], pathAndBody: noBody(aspectPath), query: queryString(['version', 'systemMetadata']) },
+  { route: 'HEAD /{type}/{urn}/{aspect}', methods: ['HEAD'], pathAndBody: noBody(aspectPath), query: queryString([]) },
+  { route: 'DELETE /{type}/{urn}/{aspect}', methods: ['DELETE'], pathAndBody: noBody(aspectPath), query: queryString([]) },
+  { route: 'POST /{type}/{urn}/{aspect}', methods: ['POST'], pathAndBody: aspectWrite, query: queryString(['async', 'systemMetadata', 'createIfNotExists', 'createEntityIfNotExists']), weight: 5 },
+  { route: 'POST /{type}/{urn}/{aspect}', methods: ['POST'], pathAndBody: wellFormedWrite, query: fc.constant(''), weight: 2 },
+  { route: 'PATCH /{type}/{urn}/{aspect}', methods: ['PATCH'], pathAndBody: wellFormedPatch, query: fc.constant(''), contentTypes: ['application/json-patch+json'], weight: 1 },
+  { route: 'PATCH /{type}/{urn}/{aspect}', methods: ['PATCH'], pathAndBody: withBody(aspectPath, bodyBytes(patchDocument)), query: queryString(['systemMetadata']), contentTypes: PATCH_TYPES, weight: 4 },
+  { route: 'POST /scroll (v2)', methods: ['POST'], pathAndBody: withBody(fc.constant(`${V2}/scroll`), bodyBytes(scrollBody)), query: queryString(SEARCH_KEYS) },
+  { route: 'POST /scroll (v3)', methods: ['POST'], pathAndBody: withBody(fc.constant('/openapi/v3/entity/scroll'), bodyBytes(scrollBody)), query: queryString(SEARCH_KEYS) },
+  { route: 'POST /gms/test', methods: ['POST'], pathAndBody: withBody(fc.constant('/gms/test'), bodyBytes(evaluateBody)), query: queryString([], ['action']), weight: 3 },
+  { route: 'POST /auth/tokens', methods: ['POST'], pathAndBody: withBody(fc.constant('/openapi/v2/auth/tokens'), bodyBytes(tokenBody)), query: queryString([]) },
+  { route: 'GET /auth/tokens', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/auth/tokens')), query: queryString([]) },
+  { route: 'DELETE /auth/tokens/{id}', methods: ['DELETE'], pathAndBody: noBody(inUrl(fc.oneof(anyText, fc.uuid())).map((id) => `/openapi/v2/auth/tokens/${id}`)), query: queryString([]) },
+  { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait']) },
+  {
+    route: 'GET server endpoints',
+    methods: ['GET', 'HEAD'],
+    pathAndBody: noBody(fc.constantFrom('/health', '/config', '/metrics', '/openapi/v3/api-docs', '/openapi/swagger-ui', '/openapi/swagger-ui/static/index.html')),
+    query: queryString([]),
+  },
+  {
+    route: 'any method, any path',
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'PROPFIND', 'get', 'M-SEARCH'],
+    pathAndBody: withBody(
+      fc.oneof(
+      fc.webPath(),
+      fc.array(inUrl(anyText), { maxLength: 6 }).map((segments) => `/${segments.join('/')}`),
+      fc.constantFrom('/', '//', `${V2}/`, `${V2}//`, `${V2}/../../../etc/passwd`, '/openapi/v2/entity/%2e%2e/%2e%2e', '/gms/test/../test', `/${'a/'.repeat(3000)}`, `/health${'?'.repeat(100)}`),
+      mutated(fc.constantFrom(`${V2}/dataset/${encodeURIComponent(SEED_DATASETS[0])}/globalTags`, '/openapi/v3/entity/scroll', '/gms/test')).map((p) => (p.startsWith('/') ? p : `/${p}`)),
+      ),
+      bodyBytes(fc.jsonValue({ maxDepth: 3 })),
+    ),
+    query: queryString(Object.keys(PARAMETERS)),
+  },
+];
+
+/** One route's requests. */
+function routeRequests(spec: RouteSpec): fc.Arbitrary<HostileRequest> {
+  return fc
+    .tuple(fc.constantFrom(...spec.methods), spec.pathAndBody, spec.query, headers(spec.contentTypes ?? JSON_TYPES), fc.boolean())
+    .map(([method, [path, body], query, headers, chunked]) => ({ route: spec.route, method, path: rawInPath(`${path}${query}`), headers, body, chunked: body !== undefined && chunked }));
+}
+
+export const ROUTE_NAMES = [...new Set(ROUTES.map((r) => r.route))];
+
+/** Any request to any route, with the admin token (mostly) filled in. */
+export function hostileRequest(adminToken: string): fc.Arbitrary<HostileRequest> {
+  return fc
+    .oneof(...ROUTES.map((spec) => ({ weight: spec.weight ?? 1, arbitrary: routeRequests(spec) })))
+    .map((request) => ({ ...request, headers: { ...request.headers, authorization: request.headers.authorization.replace(ADMIN_PLACEHOLDER, adminToken) } }));
+}
