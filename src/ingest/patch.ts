@@ -74,8 +74,9 @@ function resolveKeyedPaths(doc: unknown, op: PatchOperation, keys: Record<string
   const path = resolvePointer(doc, op.path, keys, op.op);
   if (path === null) return null;
   const resolved: PatchOperation = { ...op, path: path.pointer };
-  if (op.from !== undefined) {
-    const from = resolvePointer(doc, op.from, keys, 'from');
+  // RFC 6902: members an operation does not define are ignored (`from` means something to move and copy only).
+  if (op.op === 'move' || op.op === 'copy') {
+    const from = resolvePointer(doc, op.from!, keys, 'from');
     if (from === null) throw new ValidationError(`Patch operation ${op.op} ${op.path}: no item at ${op.from}`);
     resolved.from = from.pointer;
   }

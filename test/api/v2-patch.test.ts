@@ -123,6 +123,20 @@ describe('PATCH /openapi/v2/entity/{type}/{urn}/{aspect}', () => {
       assert.deepEqual(tagsOf(res), [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }, { tag: 'urn:li:tag:c' }]);
     });
 
+    it('ignores a from member on an operation that does not take one (RFC 6902), whatever its type', async () => {
+      const urn = datasetUrn('patch.keyed.from');
+      await write(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:a' }] });
+      const res = await patch(urn, 'globalTags', {
+        patch: [
+          { op: 'test', path: '/tags/urn:li:tag:a', value: { tag: 'urn:li:tag:a' }, from: [{}] },
+          { op: 'add', path: '/tags/urn:li:tag:b', value: { tag: 'urn:li:tag:b' }, from: 7 },
+        ],
+        arrayPrimaryKeys: keys,
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(tagsOf(res), [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }]);
+    });
+
     it('add on an existing key replaces that item in place', async () => {
       const urn = datasetUrn('patch.keyed.replace');
       await write(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] });
