@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from './search-types.js';
-import { documentVector } from './postgres-text.js';
+import { documentVector, pgText } from './postgres-text.js';
 
 /**
  * The search index on PostgreSQL, written inside the transaction that writes the aspects:
@@ -88,7 +88,10 @@ export async function writeIndex(client: pg.ClientBase, writes: readonly IndexWr
     if (write.text !== undefined) {
       if (write.text === null) await client.query('DELETE FROM search_docs WHERE urn = $1 AND aspect = $2', [write.urn, write.aspect]);
       else {
-        const values = TEXT_COLUMNS.map((c) => write.text?.[c] ?? null);
+        const values = TEXT_COLUMNS.map((c) => {
+          const text = write.text?.[c];
+          return text === undefined || text === null ? null : pgText(text);
+        });
         await client.query(
           `INSERT INTO search_docs (urn, aspect, ${TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]).join(', ')}) VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (urn, aspect) DO UPDATE SET ${TEXT_COLUMNS.map((c) => `${DOC_COLUMNS[c]} = excluded.${DOC_COLUMNS[c]}`).join(', ')}`,
@@ -130,7 +133,7 @@ async function changeValues(
          DELETE FROM ${table} t USING unnest($1::text[], $2::${cast}) AS x(field, value)
          WHERE t.field = x.field AND t.value = x.value AND t.urn = $3 RETURNING t.field, t.value
        ) ${count('gone', '-count(*)')}`,
-      [remove.map((r) => r[0]), remove.map((r) => r[1]), urn, type],
+      [...columns(remove), urn, type],
     );
   }
   if (add.length > 0) {
@@ -139,9 +142,14 @@ async function changeValues(
          INSERT INTO ${table} (field, value, urn) SELECT DISTINCT x.field, x.value, $3 FROM unnest($1::text[], $2::${cast}) AS x(field, value)
          ON CONFLICT DO NOTHING RETURNING field, value
        ) ${count('added', 'count(*)')}`,
-      [add.map((r) => r[0]), add.map((r) => r[1]), urn, type],
+      [...columns(add), urn, type],
     );
   }
+}
+
+/** (field, value) pairs as the two arrays unnest() takes. */
+function columns(pairs: ReadonlyArray<[string, string | number]>): [string[], Array<string | number>] {
+  return [pairs.map(([field]) => pgText(field)), pairs.map(([, value]) => (typeof value === 'string' ? pgText(value) : value))];
 }
 
 /** An entity's document anew from its aspects' texts (each column joined in aspect order). */

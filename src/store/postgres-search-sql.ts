@@ -1,6 +1,6 @@
 import type { Condition, StringOp, TextCondition } from './search-types.js';
 import { TEXT_COLUMNS, type TextColumn } from './search-types.js';
-import { textQuery } from './postgres-text.js';
+import { pgText, textQuery } from './postgres-text.js';
 
 /**
  * How a search condition becomes PostgreSQL SQL: a test of the entity row `e` of search_entities
@@ -15,7 +15,7 @@ export class Params {
   readonly values: Param[] = [];
 
   add(value: Param): string {
-    this.values.push(value);
+    this.values.push(typeof value === 'string' ? pgText(value) : Array.isArray(value) ? value.map(pgText) : value);
     return `$${this.values.length}`;
   }
 }

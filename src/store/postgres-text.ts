@@ -14,6 +14,15 @@ import { TEXT_COLUMNS, type TextColumn, type TextCondition } from './search-type
  * by a gap in positions, so a phrase never runs from one column into the next.
  */
 
+/**
+ * PostgreSQL text cannot hold U+0000, which SQLite's can (a name may carry it, escaped in JSON).
+ * Index values and search parameters carry it as U+FFFD instead, on both sides, so they still
+ * match each other; aspects themselves are JSON text, where it is always escaped.
+ */
+export function pgText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
 const WEIGHT: Record<Exclude<TextColumn, 'fieldPaths'>, string> = { name: 'A', qualifiedName: 'B', keywords: 'C', description: 'D' };
 const PATH_MARK = '~';
 /** PostgreSQL's limits: positions up to 16383, 256 per lexeme, lexemes under 2 KB. */

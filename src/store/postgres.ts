@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { storeError } from './postgres-errors.js';
 import { migratePostgres } from './postgres-schema.js';
+import { pgText } from './postgres-text.js';
 import { clearIndex, PostgresSearch, writeIndex } from './postgres-search.js';
 import type { SearchQuery, SearchResult } from './search-types.js';
 import {
@@ -192,7 +193,7 @@ export class PostgresStore implements Store {
   }
 
   async revokeToken(id: string, at: number): Promise<boolean> {
-    return (await this.count('UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id])) > 0;
+    return (await this.count('UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, pgText(id)])) > 0;
   }
 
   async touchToken(id: string, at: number): Promise<void> {

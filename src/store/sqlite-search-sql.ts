@@ -45,7 +45,8 @@ export function lower(c: Condition): Node {
 
 /** An FTS5 expression: each word quoted (nothing in it is FTS syntax), all required, within the columns. */
 export function textExpression(columns: readonly TextColumn[] | undefined, words: readonly string[], phrase: boolean, prefix: boolean): string {
-  const quote = (w: string) => `"${w.replace(/"/g, '""')}"`;
+  // FTS5 reads its expression as a C string, which a U+0000 would end; to the tokenizer it only separates words.
+  const quote = (w: string) => `"${w.replace(/"/g, '""').replace(/\u0000/g, ' ')}"`;
   const terms = phrase
     ? `${quote(words.join(' '))}${prefix ? ' *' : ''}`
     : words.map((w, i) => `${quote(w)}${prefix && i === words.length - 1 ? ' *' : ''}`).join(' AND ');
