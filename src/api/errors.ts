@@ -95,15 +95,15 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
 };
 
 /**
- * HTTP that Node's parser refuses: answered in the usual error shape, unless an answer to this
- * request already went out (Fastify's default wrote a second response after a 404 with
- * `Connection: close` when the rest of a chunked body came in broken).
+ * HTTP that Node's parser refuses: answered in the usual error shape when no request on the
+ * connection is still being answered. Otherwise the connection is only closed: a 400 there would
+ * read as the answer to that earlier request, which may yet commit (Fastify's default, like
+ * Node's, wrote it anyway, and after a response had gone out wrote a second one).
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  // Node's own default checks the same: the response of the request in progress, if any.
-  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (socket.writable && !current?.headersSent) {
+  const inFlight = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+  if (socket.writable && !inFlight) {
     const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
     // An answer to HEAD has no body, or the client would read it as the start of another answer.
     const { rawPacket } = error as { rawPacket?: Buffer };

@@ -22,6 +22,14 @@ export class CatalogWatch {
     this.tokens = await this.tokenState();
   }
 
+  /** Waits until nothing more commits (a write may still be running), and takes it all as seen. */
+  async settle(): Promise<void> {
+    do {
+      await this.catchUp();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } while (await this.changes());
+  }
+
   /** What changed since `catchUp` (undefined: nothing). */
   async changes(): Promise<string | undefined> {
     const page = await this.client.call('GET', `/openapi/v2/events?after=${this.lastEvent}&limit=5`);

@@ -51,10 +51,10 @@ export function send(base: URL, req: RawRequest, timeoutMs: number): Promise<Raw
 }
 
 /**
- * Writes bytes to a fresh connection and half-closes it; resolves with the status line's code
- * (0 when the server closed without answering) once the server has closed the connection.
+ * Writes bytes to a fresh connection and half-closes it; resolves with the status codes of the
+ * answers (none when the server closed without answering) once the server has closed it.
  */
-export function sendBytes(base: URL, bytes: Buffer, timeoutMs: number): Promise<{ status: number; closedMs: number }> {
+export function sendBytes(base: URL, bytes: Buffer, timeoutMs: number): Promise<{ statuses: number[]; closedMs: number }> {
   const began = performance.now();
   return new Promise((resolve, reject) => {
     const socket = connect({ host: base.hostname, port: Number(base.port) });
@@ -68,8 +68,8 @@ export function sendBytes(base: URL, bytes: Buffer, timeoutMs: number): Promise<
     socket.on('error', () => {}); // a reset after the answer is the server hanging up: 'close' follows
     socket.on('close', () => {
       clearTimeout(timer);
-      const match = /^HTTP\/1\.[01] (\d{3})/.exec(Buffer.concat(chunks).toString('latin1'));
-      resolve({ status: match ? Number(match[1]) : 0, closedMs: performance.now() - began });
+      const statuses = [...Buffer.concat(chunks).toString('latin1').matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]));
+      resolve({ statuses, closedMs: performance.now() - began });
     });
   });
 }
