@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LatestCache } from './latest-cache.js';
@@ -73,6 +73,9 @@ export class SqliteStore implements Store {
     const file = dataDir === ':memory:' ? undefined : join(dataDir, 'urnbase.db');
     if (file) this.location = { kind: 'sqlite', dataDir, sync: options.sync ?? 'normal' };
     if (file) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // A new catalog file (token hashes included) is owner-only even in a data dir the operator made
+    // with looser rights; SQLite gives its -wal and -shm files the same mode. An existing file is left as it is.
+    if (file && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
     this.db = new Database(file ?? ':memory:');
     // NORMAL in WAL mode: a commit survives a process crash; only a power loss can drop the last
     // ones. FULL syncs the log at every commit, so a power loss drops nothing acknowledged either.
