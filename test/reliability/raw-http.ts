@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 
 /** A request as the hostile-input suite sends it: any method, any path bytes, a body on any method. */
@@ -14,20 +14,23 @@ export interface RawRequest {
 
 export interface RawAnswer {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: IncomingHttpHeaders;
   text: string;
   ms: number;
 }
 
-/** Sends one request on its own connection; rejects when no answer comes within `timeoutMs`. */
-export function send(base: URL, req: RawRequest, timeoutMs: number): Promise<RawAnswer> {
+/**
+ * Sends one request, on its own connection unless an agent is given (an agent also decides the
+ * source address); rejects when no answer comes within `timeoutMs`.
+ */
+export function send(base: URL, req: RawRequest, timeoutMs: number, agent: Agent | false = false): Promise<RawAnswer> {
   const began = performance.now();
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...req.headers };
     if (req.body && !req.chunked) headers['content-length'] = String(req.body.length);
     // Node frames a GET's or HEAD's body only when told to.
     if (req.body && req.chunked) headers['transfer-encoding'] = 'chunked';
-    const outgoing = httpRequest({ host: base.hostname, port: base.port, method: req.method, path: req.path, headers, agent: false, timeout: timeoutMs }, (res) => {
+    const outgoing = httpRequest({ host: base.hostname, port: base.port, method: req.method, path: req.path, headers, agent, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - began }));

@@ -1,0 +1,158 @@
+import { isDeepStrictEqual } from 'node:util';
+import { can, type Permission, type Role } from '../../src/auth/roles.js';
+import { datasetUrn, enc, V2 } from '../helpers.js';
+import type { SecurityAnswer, SecurityRequest } from './source-addresses.js';
+
+/** The dataset the matrix reads and writes; a second one it deletes (never created). */
+export const MATRIX_DATASET = datasetUrn('reliability.security.matrix');
+const entity = `${V2}/dataset/${enc(MATRIX_DATASET)}`;
+const DEFINITION = { on: { types: ['dataset'] }, rules: [{ property: 'datasetProperties.description', operator: 'exists' }] };
+
+export interface MatrixRoute {
+  name: string;
+  /** `public`: served to anyone; `token`: any valid token (an unknown path); else the permission it needs. */
+  needs: Permission | 'public' | 'token';
+  /** Status of an allowed call. */
+  ok: number;
+  /** Body of an allowed call, when it is fixed. */
+  okBody?: unknown;
+  /** The operation a refused role is told it may not do (default: that of `needs`). */
+  operation?: string;
+  request(): Omit<SecurityRequest, 'authorization'> & { victim?: string };
+}
+
+/**
+ * Every route `urnbase serve` registers (src/api/**), with what it needs and its success status.
+ * `victim()` gives a live token id for each revoke, so an allowed revoke answers 204.
+ */
+export function matrixRoutes(victim: () => string): MatrixRoute[] {
+  const unknownPath = '/openapi/v2/nope';
+  // Writes change a value each time, so each allowed one leaves a change-log event naming its actor.
+  let writes = 0;
+  const tags = () => ({ tags: [{ tag: `urn:li:tag:matrix${writes++ % 8}` }] });
+  return [
+    { name: 'GET /health', needs: 'public', ok: 200, okBody: { status: 'ok' }, request: () => ({ method: 'GET', path: '/health' }) },
+    { name: 'GET /config', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/config' }) },
+    { name: 'GET /openapi/v3/api-docs', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v3/api-docs' }) },
+    { name: 'GET /openapi/swagger-ui/', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/openapi/swagger-ui/' }) },
+    { name: 'GET /metrics', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/metrics' }) },
+    { name: 'GET /{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `${V2}/dataset?count=5` }) },
+    {
+      name: 'POST /{type}',
+      needs: 'write',
+      ok: 202,
+      okBody: [{ urn: MATRIX_DATASET }],
+      request: () => ({ method: 'POST', path: `${V2}/dataset`, body: [{ urn: MATRIX_DATASET, aspects: { editableDatasetProperties: { value: { description: `batch ${writes++}` } } } }] }),
+    },
+    { name: 'POST /scroll (v2)', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: `${V2}/scroll?count=5`, body: { entities: ['dataset'] } }) },
+    { name: 'POST /openapi/v3/entity/scroll', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/openapi/v3/entity/scroll?count=5', body: { entities: ['dataset'] } }) },
+    { name: 'GET /{type}/{urn}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: entity }) },
+    { name: 'HEAD /{type}/{urn}', needs: 'read', ok: 204, request: () => ({ method: 'HEAD', path: entity }) },
+    { name: 'DELETE /{type}/{urn}', needs: 'write', ok: 200, request: () => ({ method: 'DELETE', path: `${V2}/dataset/${enc(datasetUrn('reliability.security.never'))}` }) },
+    { name: 'GET /{type}/{urn}/{aspect}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `${entity}/status` }) },
+    { name: 'HEAD /{type}/{urn}/{aspect}', needs: 'read', ok: 204, request: () => ({ method: 'HEAD', path: `${entity}/status` }) },
+    { name: 'POST /{type}/{urn}/{aspect}', needs: 'write', ok: 200, request: () => ({ method: 'POST', path: `${entity}/globalTags`, body: tags() }) },
+    {
+      name: 'PATCH /{type}/{urn}/{aspect}',
+      needs: 'write',
+      ok: 200,
+      request: () => ({ method: 'PATCH', path: `${entity}/editableDatasetProperties`, body: { patch: [{ op: 'add', path: '/description', value: `patch ${writes++}` }] } }),
+    },
+    { name: 'DELETE /{type}/{urn}/{aspect}', needs: 'write', ok: 200, request: () => ({ method: 'DELETE', path: `${entity}/globalTags` }) },
+    { name: 'POST /gms/test evaluate', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/gms/test?action=evaluate', body: { urn: MATRIX_DATASET } }) },
+    { name: 'POST /gms/test batchEvaluate', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET] } }) },
+    {
+      name: 'POST /gms/test evaluateDefinition',
+      needs: 'read',
+      ok: 200,
+      request: () => ({ method: 'POST', path: '/gms/test?action=evaluateDefinition', body: { urn: MATRIX_DATASET, definition: DEFINITION } }),
+    },
+    {
+      name: 'POST /gms/test evaluate push',
+      needs: 'write',
+      operation: 'push test results',
+      ok: 200,
+      request: () => ({ method: 'POST', path: '/gms/test?action=evaluate', body: { urn: MATRIX_DATASET, push: true } }),
+    },
+    {
+      name: 'POST /gms/test batchEvaluate push',
+      needs: 'write',
+      operation: 'push test results',
+      ok: 200,
+      request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET], push: true } }),
+    },
+    { name: 'GET /openapi/v2/events', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/events?limit=1' }) },
+    { name: 'POST /openapi/v2/auth/tokens', needs: 'admin', ok: 201, request: () => ({ method: 'POST', path: '/openapi/v2/auth/tokens', body: { name: 'made', role: 'viewer' } }) },
+    { name: 'GET /openapi/v2/auth/tokens', needs: 'admin', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/tokens' }) },
+    {
+      name: 'DELETE /openapi/v2/auth/tokens/{id}',
+      needs: 'admin',
+      ok: 204,
+      request: () => {
+        const id = victim();
+        return { method: 'DELETE', path: `/openapi/v2/auth/tokens/${id}`, victim: id };
+      },
+    },
+    // An unknown path needs a token too: without one it does not reveal what exists.
+    { name: 'GET an unknown path', needs: 'token', ok: 404, okBody: { error: `No endpoint GET ${unknownPath}.` }, request: () => ({ method: 'GET', path: unknownPath }) },
+  ];
+}
+
+/** A way of calling: no or a bad credential (with the 401 message it earns), or a token of a role. */
+export interface Credential {
+  name: string;
+  authorization?: string;
+  /** The token's role and actor; absent for a credential that fails authentication. */
+  principal?: { role: Role; actor: string };
+  /** The 401 message of a failing credential. */
+  refusal?: string;
+}
+
+const INVALID = 'Invalid, expired or revoked token';
+
+/** The five ways to fail authentication, given the secrets of a revoked and an expired token. */
+export function failingCredentials(revoked: string, expired: string): Credential[] {
+  return [
+    { name: 'no token', refusal: 'Authentication required: send Authorization: Bearer <token>' },
+    { name: 'a malformed header', authorization: 'Token urnb_malformed-0000000000000000000000000000000', refusal: 'Malformed Authorization header: expected "Bearer <token>"' },
+    { name: 'an unknown token', authorization: 'Bearer urnb_unknown-00000000000000000000000000000000000', refusal: INVALID },
+    { name: 'a revoked token', authorization: `Bearer ${revoked}`, refusal: INVALID },
+    { name: 'an expired token', authorization: `Bearer ${expired}`, refusal: INVALID },
+  ];
+}
+
+export interface Expected {
+  status: number;
+  /** Checked exactly when present (never for HEAD, which has no body). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The request fails authentication (and so counts towards the limiter). */
+  fails: boolean;
+}
+
+const OPERATION: Record<Permission, string> = { read: 'read entities', write: 'write entities', admin: 'manage access tokens' };
+
+/** What the matrix says `credential` gets from `route`. */
+export function expectedAnswer(route: MatrixRoute, credential: Credential): Expected {
+  if (route.needs === 'public') return { status: route.ok, body: route.okBody, fails: false };
+  const principal = credential.principal;
+  if (!principal) {
+    return { status: 401, body: { error: 'Unauthorized', message: credential.refusal }, headers: { 'www-authenticate': 'Bearer' }, fails: true };
+  }
+  if (route.needs === 'token' || can(principal.role, route.needs)) return { status: route.ok, body: route.okBody, fails: false };
+  const operation = route.operation ?? OPERATION[route.needs];
+  return { status: 403, body: { error: 'Forbidden', message: `${principal.actor} is unauthorized to ${operation}.` }, fails: false };
+}
+
+/** How an answer differs from the expected one; undefined when it is exactly that. */
+export function mismatch(method: string, expected: Expected, answer: SecurityAnswer): string | undefined {
+  if (answer.status !== expected.status) return `status ${answer.status} instead of ${expected.status}: ${answer.text.slice(0, 200)}`;
+  for (const [name, value] of Object.entries(expected.headers ?? {})) {
+    if (answer.headers[name] !== value) return `header ${name}: ${JSON.stringify(answer.headers[name])} instead of ${JSON.stringify(value)}`;
+  }
+  if (method === 'HEAD') return answer.text === '' ? undefined : `a HEAD answer with a body: ${answer.text.slice(0, 200)}`;
+  if (expected.body !== undefined && !isDeepStrictEqual(answer.body, expected.body)) {
+    return `body ${answer.text.slice(0, 200)} instead of ${JSON.stringify(expected.body)}`;
+  }
+  return undefined;
+}
