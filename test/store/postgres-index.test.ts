@@ -52,3 +52,52 @@ describe('PostgreSQL search index, written concurrently', async () => {
     assert.deepEqual(rows, [{ zephyr: true, boreas: true }]);
   });
 });
+
+/** Tag writes to existing datasets, each taking and dropping tags shared with every other writer. */
+describe('PostgreSQL search index counts, under many writers', async () => {
+  const available = await serverAnswers();
+  let db: TestDatabase;
+  before(async () => {
+    if (available) db = await createSearchDatabase();
+  });
+  after(async () => {
+    if (available) await db.drop();
+  });
+
+  it('lets 8 transactions change the counts of the same tags at once without a deadlock, and keeps them exact', { skip: available ? false : 'PostgreSQL not reachable: skipping' }, async () => {
+    const datasets = Array.from({ length: 32 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,counts.${i},PROD)`);
+    const tags = Array.from({ length: 8 }, (_, i) => `urn:li:tag:t${i}`);
+    const held = new Map<string, string[]>(datasets.map((d) => [d, []]));
+    const pick = () => tags.filter(() => Math.random() < 0.5).sort(() => Math.random() - 0.5);
+    const tagWrite = (dataset: string): IndexWrite => {
+      const next = pick();
+      const before = held.get(dataset)!;
+      held.set(dataset, next);
+      const pairs = (list: string[]) => list.map((t): [string, string] => ['tags', t]);
+      return { urn: dataset, aspect: 'globalTags', keyAspect: 'datasetKey', removeTerms: pairs(before.filter((t) => !next.includes(t))), addTerms: pairs(next.filter((t) => !before.includes(t))), removeNumbers: [], addNumbers: [] };
+    };
+    // Each writer owns 4 datasets (as the aspect locks would make it) and rewrites their tags, in random order.
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        const client = await db.pool.connect();
+        try {
+          for (let round = 0; round < 15; round++) {
+            await client.query('BEGIN');
+            await writeIndex(client, datasets.slice(w * 4, w * 4 + 4).map(tagWrite));
+            await client.query('COMMIT');
+          }
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    const { rows } = await db.pool.query<{ value: string; n: string; actual: string }>(
+      `SELECT c.value, c.n, (SELECT count(*) FROM search_terms t WHERE t.field = 'tags' AND t.value = c.value) AS actual
+         FROM search_term_counts c WHERE c.field = 'tags' ORDER BY c.value`,
+    );
+    assert.deepEqual(rows.map((r) => [r.value, r.n]), rows.map((r) => [r.value, r.actual]));
+    const expected = new Map<string, number>();
+    for (const list of held.values()) for (const t of list) expected.set(t, (expected.get(t) ?? 0) + 1);
+    assert.deepEqual(rows.filter((r) => r.n !== '0').map((r) => [r.value, Number(r.n)]), [...expected].sort(([a], [b]) => (a < b ? -1 : 1)));
+  });
+});
