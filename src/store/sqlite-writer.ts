@@ -22,6 +22,11 @@ export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS 
  */
 const jsonText = new WeakMap<object, string>();
 
+/** The length of the JSON a commit wrote for a value (0 if it wrote none for it). */
+export function writtenSize(value: unknown): number {
+  return typeof value === 'object' && value !== null ? (jsonText.get(value)?.length ?? 0) : String(value).length;
+}
+
 /**
  * The statements that change the catalog. Latest values are updated in place in `aspects`; the
  * value they replace is appended to `aspect_history`, whose rowid key puts every new row on the

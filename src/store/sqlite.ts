@@ -6,7 +6,7 @@ import { Checkpointer } from './sqlite-checkpointer.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { SqliteSearch } from './sqlite-search.js';
 import type { SearchQuery, SearchResult } from './search-types.js';
-import { HISTORY_CHAIN, SqliteWriter } from './sqlite-writer.js';
+import { HISTORY_CHAIN, SqliteWriter, writtenSize } from './sqlite-writer.js';
 import {
   StaleWriteError,
   type ChangeType,
@@ -210,8 +210,8 @@ export class SqliteStore implements Store {
 
   /** Caches what a query found, and, for the aspects it named, what it did not find. */
   private remember(rows: StoredAspect[], urns: readonly string[], aspects: readonly string[] | undefined): StoredAspect[] {
-    if (aspects) for (const urn of urns) for (const aspect of aspects) this.cache.set(urn, aspect, null);
-    for (const row of rows) this.cache.set(row.urn, row.aspect, row);
+    if (aspects) for (const urn of urns) for (const aspect of aspects) this.cache.set(urn, aspect, null, 0);
+    for (const row of rows) this.cache.set(row.urn, row.aspect, row, (row as RowAspect).size);
     return rows;
   }
 
@@ -352,12 +352,13 @@ export class SqliteStore implements Store {
       // Only entries already cached change; bulk writes do not fill (and churn) the cache.
       if (this.cache.get(write.urn, write.aspect) === undefined) continue;
       if (write.kind === 'remove') {
-        this.cache.set(write.urn, write.aspect, null);
+        this.cache.set(write.urn, write.aspect, null, 0);
       } else if (write.kind === 'put') {
-        this.cache.set(write.urn, write.aspect, { urn: write.urn, aspect: write.aspect, version: 0, value: write.value, systemMetadata: write.systemMetadata });
+        const stored = { urn: write.urn, aspect: write.aspect, version: 0, value: write.value, systemMetadata: write.systemMetadata };
+        this.cache.set(write.urn, write.aspect, stored, writtenSize(write.value) + writtenSize(write.systemMetadata));
       } else {
         const cached = this.cache.get(write.urn, write.aspect);
-        if (cached) this.cache.set(write.urn, write.aspect, { ...cached, value: cached.value, systemMetadata: write.systemMetadata });
+        if (cached) this.cache.set(write.urn, write.aspect, { ...cached, value: cached.value, systemMetadata: write.systemMetadata }, this.cache.sizeOf(write.urn, write.aspect));
       }
     }
   }
@@ -366,6 +367,8 @@ export class SqliteStore implements Store {
 /** A stored row; its system metadata is parsed only when someone reads it: most reads answer the value alone. */
 class RowAspect implements StoredAspect {
   readonly value: unknown;
+  /** The length of its JSON, which is what the cache counts. */
+  readonly size: number;
   private parsedSystemMetadata?: SystemMetadata;
 
   constructor(
@@ -376,6 +379,7 @@ class RowAspect implements StoredAspect {
     private readonly systemMetadataText: string,
   ) {
     this.value = JSON.parse(metadata);
+    this.size = metadata.length + systemMetadataText.length;
   }
 
   get systemMetadata(): SystemMetadata {

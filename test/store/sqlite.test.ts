@@ -27,6 +27,23 @@ describe('SQLite store and the write path', () => {
     await Promise.all([normal.close(), full.close()]);
   });
 
+  it('holds at most 32 MB of JSON in its latest-value cache, however large the aspects written and read', async () => {
+    const store = new SqliteStore(join(dir, 'cache-size'));
+    const ingest = new Ingest(store, registry);
+    const cacheSize = () => (store as unknown as { cache: { size: number } }).cache.size;
+    const description = 'x'.repeat(1024 * 1024);
+    let largest = 0;
+    for (let i = 0; i < 80; i++) {
+      const big = `urn:li:dataset:(urn:li:dataPlatform:hive,store.big${i},PROD)`;
+      await ingest.ingest([{ urn: big, aspect: 'datasetProperties', changeType: 'UPSERT', value: { description } }], context);
+      await store.getLatest(big, ['datasetProperties']);
+      largest = Math.max(largest, cacheSize());
+    }
+    // The writes and reads filled it (a 1 MB value counts its JSON), and it started over before passing 32 MB.
+    assert.ok(largest > 16 * 1024 * 1024 && largest <= 32 * 1024 * 1024, `largest cache size ${largest}`);
+    await store.close();
+  });
+
   it('writes aspect rows and change-log events in one transaction', async () => {
     const store = new SqliteStore(dir);
     const ingest = new Ingest(store, registry);
