@@ -47,6 +47,7 @@ const number = fc.oneof(fc.constantFrom('0', '1', '2', '10', '1000', '1001', '-1
 const searchQuery = fc.oneof(
   fc.constantFrom('*', 'orders', 'name:orders AND tags:gold', 'platform:hive', 'hostile.retention:[1 TO 5]', '"quoted phrase"', '(a OR b) AND NOT c', 'urn:li:*', '_exists_:tags'),
   mutated(fc.constantFrom('name:orders AND (tags:gold OR owners:alice)', 'hostile.retention:[30 TO *]', 'description:"a b" -c')),
+  fc.tuple(fc.constantFrom('', 'name:', 'description:', 'tags:', 'urn:', 'hostile.retention:', '_exists_:'), anyText, fc.boolean()).map(([field, text, quoted]) => `${field}${quoted ? JSON.stringify(text) : text}`),
   anyText,
 );
 const scrollId = fc.oneof(

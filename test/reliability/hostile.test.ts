@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { enc, V2 } from '../helpers.js';
-import { startServer, type ServerProcess } from '../server-process.js';
 import { CatalogWatch } from './catalog-watch.js';
-import { Client } from './client.js';
+import type { Client } from './client.js';
 import { hostileRequest, ROUTE_NAMES, type HostileRequest } from './hostile-requests.js';
 import { SEED_DATASETS, SEED_PROPERTY, SEED_TEST } from './hostile-values.js';
 import { send, sendBytes, type RawAnswer } from './raw-http.js';
-import { level, reliabilityStores, storeTarget, type StoreTarget } from './target.js';
+import { level, reliabilityStores, serveFresh } from './target.js';
 
 const ADMIN = 'urnb_reliability-hostile-admin-0123456789abcdef';
 const BODY_LIMIT = 512 * 1024;
@@ -19,26 +18,17 @@ const SEED = process.env.URNBASE_FUZZ_SEED ? Number(process.env.URNBASE_FUZZ_SEE
 
 for (const { kind, skip } of await reliabilityStores()) {
   describe(`hostile input on ${kind}: never a 5xx, never a hang, never a change by a rejected request`, { skip }, () => {
-    let target: StoreTarget;
-    let server: ServerProcess;
-    let client: Client;
+    // No test runs after changes: the change log must move only by the requests sent.
+    const served = serveFresh(kind, ADMIN, { args: ['--tests-on-change', 'false', '--body-limit', '512kb'], capture: true });
     let watch: CatalogWatch;
     before(async () => {
-      target = await storeTarget(kind);
-      const args = [...target.args, '--log-level', 'warn', '--tests-interval', '0', '--tests-on-change', 'false', '--body-limit', '512kb'];
-      server = await startServer({ args, env: { URNBASE_ADMIN_TOKEN: ADMIN }, capture: true });
-      client = new Client(server.base, ADMIN);
-      await seedCatalog(client);
-      watch = new CatalogWatch(client);
+      await seedCatalog(served.client);
+      watch = new CatalogWatch(served.client);
       await watch.catchUp();
-    });
-    after(async () => {
-      await server?.stop();
-      await target?.remove();
     });
 
     it(`${RUNS} generated requests over every route (seed ${SEED})`, async (t) => {
-      const base = new URL(server.base);
+      const base = new URL(served.server.base);
       const byRoute = new Map<string, Map<number, number>>(ROUTE_NAMES.map((r) => [r, new Map()]));
       let slowest = { ms: 0, what: '' };
       let cutOffs = 0;
@@ -78,11 +68,11 @@ for (const { kind, skip } of await reliabilityStores()) {
       // Every route was tried, and the coherent ones got past validation now and then.
       for (const route of ROUTE_NAMES) assert.ok([...byRoute.get(route)!.values()].reduce((a, b) => a + b, 0) > 0, `${route} was never tried`);
       assert.ok([...byRoute.get('POST /{type}/{urn}/{aspect}')!.keys()].some((s) => s === 200), 'some single-aspect writes were accepted');
-      assert.doesNotMatch(server.output(), /"level":(50|60)/, 'nothing was logged as an error');
+      assert.doesNotMatch(served.server.output(), /"level":(50|60)/, 'nothing was logged as an error');
     });
 
     it(`${RAW_RUNS} malformed HTTP messages: answered 4xx or closed, never a hung connection`, async (t) => {
-      const base = new URL(server.base);
+      const base = new URL(served.server.base);
       const valid = `POST ${V2}/dataset/${enc(SEED_DATASETS[0])}/status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN}\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n{"removed":false}`;
       const message = fc.oneof(
         fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes)),
@@ -117,12 +107,12 @@ for (const { kind, skip } of await reliabilityStores()) {
         }),
         { numRuns: RAW_RUNS, seed: SEED, endOnFailure: true },
       );
-      assert.equal((await client.call('GET', '/health')).status, 200);
+      assert.equal((await served.client.call('GET', '/health')).status, 200);
       t.diagnostic(`${kind}: ${RAW_RUNS} raw messages, ${answered} answered with a status, the rest closed; none hung`);
     });
 
     it(`a body over the configured limit (${BODY_LIMIT} bytes) gets 413 on every route that takes one, declared or chunked, and changes nothing`, async () => {
-      const base = new URL(server.base);
+      const base = new URL(served.server.base);
       const routes: Array<[string, string, string]> = [
         ['POST', `${V2}/dataset/${enc(SEED_DATASETS[0])}/datasetProperties`, 'application/json'],
         ['PATCH', `${V2}/dataset/${enc(SEED_DATASETS[0])}/datasetProperties`, 'application/json-patch+json'],

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { datasetUrn, enc, V2 } from '../helpers.js';
-import { startServer, type ServerProcess } from '../server-process.js';
-import { Client } from './client.js';
-import { reliabilityStores, storeTarget, type StoreTarget } from './target.js';
+import { reliabilityStores, serveFresh } from './target.js';
 
 const ADMIN = 'urnb_reliability-regex-admin-0123456789abcdefghij';
 const TEST = 'urn:li:test:reliability.backtracking';
@@ -12,22 +10,11 @@ const CATASTROPHIC = ['(a+)+b', '(a|a)*b', '(a|aa)+b', '^(a*)*$x'];
 
 for (const { kind, skip } of await reliabilityStores()) {
   describe(`regular-expression safety on ${kind}`, { skip }, () => {
-    let target: StoreTarget;
-    let server: ServerProcess;
-    let client: Client;
-    before(async () => {
-      target = await storeTarget(kind);
-      server = await startServer({ args: [...target.args, '--log-level', 'warn', '--tests-interval', '0'], env: { URNBASE_ADMIN_TOKEN: ADMIN } });
-      client = new Client(server.base, ADMIN);
-    });
-    after(async () => {
-      await server?.stop();
-      await target?.remove();
-    });
+    const served = serveFresh(kind, ADMIN);
 
     it('a catastrophic-backtracking regex_match fails its test cleanly and in linear time, while the server keeps answering', async (t) => {
       const definition = { on: { types: ['dataset'] }, rules: { or: CATASTROPHIC.map((value) => ({ property: 'datasetProperties.description', operator: 'regex_match', value })) } };
-      const saved = await client.call('POST', `${V2}/test/${enc(TEST)}/testInfo`, {
+      const saved = await served.client.call('POST', `${V2}/test/${enc(TEST)}/testInfo`, {
         name: 'backtracking',
         category: 'Governance',
         definition: { type: 'JSON', json: JSON.stringify(definition) },
@@ -36,7 +23,7 @@ for (const { kind, skip } of await reliabilityStores()) {
       const urns = [1_000, 100_000, 1_000_000].map((n) => datasetUrn(`reliability.regex.${n}`));
       for (const [i, urn] of urns.entries()) {
         const description = 'a'.repeat([1_000, 100_000, 1_000_000][i]) + '!';
-        assert.equal((await client.call('POST', `${V2}/dataset/${enc(urn)}/datasetProperties`, { description })).status, 200);
+        assert.equal((await served.client.call('POST', `${V2}/dataset/${enc(urn)}/datasetProperties`, { description })).status, 200);
       }
       let slowestHealth = 0;
       let probing = true;
@@ -44,7 +31,7 @@ for (const { kind, skip } of await reliabilityStores()) {
       const probes = (async () => {
         while (probing) {
           const began = performance.now();
-          assert.equal((await client.call('GET', '/health')).status, 200);
+          assert.equal((await served.client.call('GET', '/health')).status, 200);
           slowestHealth = Math.max(slowestHealth, performance.now() - began);
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
@@ -52,7 +39,7 @@ for (const { kind, skip } of await reliabilityStores()) {
       const times: number[] = [];
       for (const urn of urns) {
         const began = performance.now();
-        const answer = await client.call('POST', '/gms/test?action=evaluate', { urn, testUrns: [TEST], push: true });
+        const answer = await served.client.call('POST', '/gms/test?action=evaluate', { urn, testUrns: [TEST], push: true });
         times.push(performance.now() - began);
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
         assert.deepEqual([answer.body.value.passing.length, answer.body.value.failing.map((r: { test: string }) => r.test)], [0, [TEST]]);
@@ -62,7 +49,7 @@ for (const { kind, skip } of await reliabilityStores()) {
       // A backtracking engine would not finish these in a lifetime; a linear-time one takes milliseconds.
       assert.ok(times.every((ms) => ms < 5_000), `evaluations took ${times.map((ms) => ms.toFixed(0)).join(', ')} ms`);
       assert.ok(slowestHealth < 2_000, `a health probe waited ${slowestHealth.toFixed(0)} ms`);
-      const pushed = await client.call('GET', `${V2}/dataset/${enc(urns[2])}/testResults`);
+      const pushed = await served.client.call('GET', `${V2}/dataset/${enc(urns[2])}/testResults`);
       assert.deepEqual(pushed.body.value.failing.map((r: { test: string }) => r.test), [TEST]);
       t.diagnostic(`${kind}: evaluations over 1k / 100k / 1M characters took ${times.map((ms) => ms.toFixed(0)).join(' / ')} ms; slowest health probe meanwhile ${slowestHealth.toFixed(0)} ms`);
     });
@@ -74,10 +61,10 @@ for (const { kind, skip } of await reliabilityStores()) {
       it(`a pattern a linear-time engine cannot run (${pattern}) is refused when the test is saved: 400, nothing stored`, async () => {
         const urn = `urn:li:test:reliability.unsupported.${encodeURIComponent(pattern).length}`;
         const definition = { on: { types: ['dataset'] }, rules: [{ property: 'datasetProperties.description', operator: 'regex_match', value: pattern }] };
-        const saved = await client.call('POST', `${V2}/test/${enc(urn)}/testInfo`, { name: 'unsupported', category: 'Governance', definition: { type: 'JSON', json: JSON.stringify(definition) } });
+        const saved = await served.client.call('POST', `${V2}/test/${enc(urn)}/testInfo`, { name: 'unsupported', category: 'Governance', definition: { type: 'JSON', json: JSON.stringify(definition) } });
         assert.equal(saved.status, 400);
         assert.deepEqual(saved.body, { error: 'Validation Error', message: `rules[0].value: invalid regular expression ${JSON.stringify(pattern)}: ${reason}` });
-        assert.equal((await client.call('GET', `${V2}/test/${enc(urn)}/testInfo`)).status, 404);
+        assert.equal((await served.client.call('GET', `${V2}/test/${enc(urn)}/testInfo`)).status, 404);
       });
     }
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_QUERY_LENGTH, QueryNode, QuerySyntaxError, parseQuery } from '../../src/search/query-string.js';
+import { seeded } from '../seeded.js';
 
 const ALL: QueryNode = { kind: 'all' };
 
@@ -433,16 +434,4 @@ function assertWellFormed(node: QueryNode, text: string): void {
   } else if ('column' in node) {
     assert.ok(node.column >= 1 && node.column <= text.length, `${where}: column ${node.column}`);
   }
-}
-
-/** A small deterministic generator (mulberry32), so a failing fuzz case can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

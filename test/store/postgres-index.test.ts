@@ -51,19 +51,8 @@ describe('PostgreSQL search index, written concurrently', async () => {
     );
     assert.deepEqual(rows, [{ zephyr: true, boreas: true }]);
   });
-});
 
-/** Tag writes to existing datasets, each taking and dropping tags shared with every other writer. */
-describe('PostgreSQL search index counts, under many writers', async () => {
-  const available = await serverAnswers();
-  let db: TestDatabase;
-  before(async () => {
-    if (available) db = await createSearchDatabase();
-  });
-  after(async () => {
-    if (available) await db.drop();
-  });
-
+  // Tag writes to existing datasets, each taking and dropping tags shared with every other writer.
   it('lets 8 transactions change the counts of the same tags at once without a deadlock, and keeps them exact', { skip: available ? false : 'PostgreSQL not reachable: skipping' }, async () => {
     const datasets = Array.from({ length: 32 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,counts.${i},PROD)`);
     const tags = Array.from({ length: 8 }, (_, i) => `urn:li:tag:t${i}`);
