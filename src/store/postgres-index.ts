@@ -66,6 +66,19 @@ CREATE TABLE search_docs (
 );
 `;
 
+/**
+ * Migration 3: the trigram indexes serve suffix and substring matches only. On the columns
+ * themselves they also answer `=` (pg_trgm ≥ 1.4), and with a growing table's stale statistics the
+ * planner probed URNs through them: 7 ms a probe where the unique btree takes microseconds, facets
+ * of a few hundred entities took seconds. On lower(column) no equality can pick them.
+ */
+export const PG_SEARCH_TRIGRAMS = `
+DROP INDEX search_terms_trigrams;
+DROP INDEX search_entities_trigrams;
+CREATE INDEX search_terms_trigrams ON search_terms USING gin (lower(value) gin_trgm_ops);
+CREATE INDEX search_entities_trigrams ON search_entities USING gin (lower(urn) gin_trgm_ops);
+`;
+
 const DOC_COLUMNS: Record<TextColumn, string> = {
   name: 'name',
   qualifiedName: 'qualified_name',

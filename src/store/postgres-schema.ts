@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PG_SEARCH_SCHEMA } from './postgres-search.js';
+import { PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS } from './postgres-search.js';
 
 /**
  * PostgreSQL schema migrations, applied in order; `schema_migrations` records which have run.
@@ -56,6 +56,7 @@ export const PG_MIGRATIONS: readonly string[] = [
    );
    CREATE TABLE search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
   PG_SEARCH_SCHEMA,
+  PG_SEARCH_TRIGRAMS,
 ];
 
 /** Any fixed number: the lock replicas starting together queue on. */

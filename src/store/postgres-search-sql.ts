@@ -110,13 +110,18 @@ export function stringMatch(column: string, op: StringOp | 'gt' | 'gte' | 'lt' |
       return `${column} = ${p.add(value)}`;
     case 'prefix':
       return `(${column} >= ${p.add(value)} AND ${column} < ${p.add(value + MAX)})`;
+    // lower() of a COLLATE "C" column folds ASCII only, as SQLite's LIKE; the trigram indexes are on it.
     case 'suffix':
-      return `${column} ILIKE ${p.add(`%${escapeLike(value)}`)} ESCAPE '\\'`;
+      return `lower(${column}) LIKE ${p.add(`%${escapeLike(asciiLower(value))}`)} ESCAPE '\\'`;
     case 'contains':
-      return `${column} ILIKE ${p.add(`%${escapeLike(value)}%`)} ESCAPE '\\'`;
+      return `lower(${column}) LIKE ${p.add(`%${escapeLike(asciiLower(value))}%`)} ESCAPE '\\'`;
     default:
       return `${column} ${SQL_OP[op]} ${p.add(value)}`;
   }
+}
+
+function asciiLower(value: string): string {
+  return value.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function escapeLike(value: string): string {

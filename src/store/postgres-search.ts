@@ -11,7 +11,7 @@ import { Params, Scope, score, test } from './postgres-search-sql.js';
  * URN, (value, URN) for a field, (score, entity id) for relevance.
  */
 
-export { PG_SEARCH_SCHEMA, clearIndex, writeIndex } from './postgres-index.js';
+export { PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS, clearIndex, writeIndex } from './postgres-index.js';
 
 const FACET_LIMIT = 100;
 
