@@ -131,10 +131,12 @@ export class Reader {
   async getAspect(urnText: string, aspectName: string, version = 0): Promise<AspectView | undefined> {
     const { urn, entity } = this.entityOf(urnText);
     const aspect = this.aspect(entity, aspectName);
-    let row = await this.store.getVersion(urn.text, aspect.name, version);
-    if (!row && version > 0) {
-      const latest = await this.store.getVersion(urn.text, aspect.name, 0);
-      if (latest && Number(latest.systemMetadata.version) === version) row = latest;
+    // The latest first: a write moves it into the history, which only grows, so version N is
+    // found whichever side of a concurrent write each read falls (history first could miss it on both).
+    let row = await this.store.getVersion(urn.text, aspect.name, 0);
+    if (row && version > 0) {
+      const latest = Number(row.systemMetadata.version);
+      row = latest === version ? row : latest < version ? undefined : await this.store.getVersion(urn.text, aspect.name, version);
     }
     if (!row) return undefined;
     return (await this.filtered(urn, [row])).get(aspect.name);

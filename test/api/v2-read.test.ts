@@ -82,6 +82,32 @@ describe('GET and HEAD on /openapi/v2/entity', () => {
     assert.deepEqual(none.body, { error: 'Not Found', message: `Aspect globalTags of ${urn} not found at version 3` });
   });
 
+  it('finds version N while a concurrent write moves it from latest into the history', async () => {
+    const raced = datasetUrn('read.version.race');
+    const url = `${V2}/dataset/${enc(raced)}/status`;
+    assert.equal((await t.call({ method: 'POST', url, payload: { removed: false } })).status, 200);
+    const store = t.services.store as { getVersion: (...args: unknown[]) => Promise<unknown> };
+    const getVersion = store.getVersion;
+    let raceOnce = true;
+    // The read's first lookup is answered, then another request writes version 2 before the read goes on.
+    store.getVersion = async (...args: unknown[]) => {
+      const found = await getVersion.apply(store, args);
+      if (raceOnce) {
+        raceOnce = false;
+        assert.equal((await t.call({ method: 'POST', url, payload: { removed: true } })).status, 200);
+      }
+      return found;
+    };
+    try {
+      const res = await t.call({ method: 'GET', url: `${url}?version=1` });
+      assert.deepEqual([res.status, res.body], [200, { value: { removed: false } }]);
+    } finally {
+      store.getVersion = getVersion;
+    }
+    const second = await t.call({ method: 'GET', url: `${url}?version=2` });
+    assert.deepEqual([second.status, second.body], [200, { value: { removed: true } }]);
+  });
+
   it('answers 400 for a negative or non-numeric version', async () => {
     for (const v of ['-1', 'abc']) {
       const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/globalTags?version=${v}` });
