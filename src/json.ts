@@ -29,18 +29,16 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Whether a parsed JSON value nests arrays and objects more than `max` levels deep. Iterative, so
- * a body of a million brackets is measured without the recursion that would overflow the stack.
+ * Whether a parsed JSON value nests arrays and objects more than `max` levels deep. The recursion
+ * stops `max` levels down, so a body of a million brackets is measured in `max` frames.
  */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const pending: Array<[unknown, number]> = [[value, 1]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [node, depth] = next;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
-    }
+  if (typeof value !== 'object' || value === null) return false;
+  if (max === 0) return true;
+  if (Array.isArray(value)) {
+    for (const child of value) if (nestsDeeperThan(child, max - 1)) return true;
+  } else {
+    for (const key of Object.keys(value)) if (nestsDeeperThan((value as Record<string, unknown>)[key], max - 1)) return true;
   }
   return false;
 }
