@@ -23,6 +23,7 @@ import { ChangeLog } from './events/change-log.js';
 import { ChangeLogRetention } from './events/retention.js';
 import { ChangeFollower } from './events/follower.js';
 import { buildCore, type CoreOptions } from './core.js';
+import { collectWhenIdle } from './idle-collection.js';
 import { bootstrap } from './ingest/bootstrap.js';
 import { TestScheduler } from './metatests/scheduler.js';
 import { Registry } from './registry/registry.js';
@@ -41,6 +42,8 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
     followChanges?: boolean;
     /** Failed authentications per address per minute before 429 (default 20). */
     authFailureLimit?: number;
+    /** Run a full garbage collection whenever requests stop for this long (`urnbase serve`: 2 s). */
+    collectWhenIdleMs?: number;
   };
 
 /** The composition root: store, registry, services, HTTP server. */
@@ -91,6 +94,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     await scheduler.close();
     await store.close();
   });
+  if (options.collectWhenIdleMs) {
+    const collecting = collectWhenIdle(app.server, (bytes) => metrics.liveHeapBytes(bytes), options.collectWhenIdleMs);
+    app.addHook('onClose', async () => clearInterval(collecting));
+  }
   registerRequestIds(app);
   registerBodyParsing(app);
   registerErrorHandlers(app);

@@ -26,7 +26,7 @@ ${OPTION_HELP.map((o) => `  ${o.flag.padEnd(14)} ${o.env.padEnd(20)} default ${o
 
 async function serve(argv: string[]): Promise<void> {
   const config = loadConfig(argv);
-  const { app } = await buildApp(config);
+  const { app } = await buildApp({ ...config, collectWhenIdleMs: 2000 });
   if (!config.auth) app.log.warn('authentication is OFF (--auth false): anyone who can reach this port can read and write everything');
   drainOnSignal(app, config.shutdownGrace);
   await app.listen({ port: config.port, host: config.host });

@@ -132,3 +132,23 @@ describe('newest change-log event', () => {
     for (const known of [0, 1, 5, 36, last.sequence]) assert.equal((await newestEvent(store, known))?.sequence, last.sequence, `from ${known}`);
   });
 });
+
+describe('the live heap, collected when idle', () => {
+  it('is measured by a full collection once requests stop, and exported as urnbase_heap_live_bytes', async () => {
+    const t = await testApp({ collectWhenIdleMs: 100 });
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+      const live = async () => sample(await (await fetch(`${base}/metrics`)).text(), 'urnbase_heap_live_bytes');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const first = await live();
+      assert.ok(first !== undefined && first > 1024 * 1024, `live heap ${first}`);
+      // The scrape was a request: after the next quiet spell the figure is measured anew.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const second = await live();
+      assert.ok(second !== undefined && second !== first, `measured again: ${first} then ${second}`);
+    } finally {
+      await t.app.close();
+    }
+  });
+});
