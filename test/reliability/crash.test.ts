@@ -64,7 +64,8 @@ for (const { kind, skip } of await reliabilityStores()) {
       const missing: string[] = [];
       for (const writer of writers) {
         for (const [urn, name] of writer.names()) {
-          const found = await client.call('GET', `${V2}/dataset?query=${name}`);
+          // Quoted: a bare word is a prefix, and w2n2 would find w2n20…w2n29 too.
+          const found = await client.call('GET', `${V2}/dataset?query=${encodeURIComponent(`"${name}"`)}`);
           assert.equal(found.status, 200);
           const urns = found.body.results.map((r: { urn: string }) => r.urn);
           if (urns.length !== 1 || urns[0] !== urn) missing.push(`${name}: ${JSON.stringify(urns)}`);
