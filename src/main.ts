@@ -14,9 +14,9 @@ const USAGE = `usage: urnbase serve [options]
        urnbase properties list [--url URL] [--token TOKEN]
        urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
        urnbase tests run [--test URN]... [--push] [--data-dir DIR]
-       urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR]
-       urnbase token list [--data-dir DIR]
-       urnbase token revoke <id> [--data-dir DIR]
+       urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR | --database-url URL]
+       urnbase token list [--data-dir DIR | --database-url URL]
+       urnbase token revoke <id> [--data-dir DIR | --database-url URL]
        ${EXPORT_USAGE.slice('usage: '.length)}
        ${IMPORT_USAGE.slice('usage: '.length)}
 

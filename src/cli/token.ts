@@ -1,22 +1,24 @@
 import { parseArgs } from 'node:util';
 import { TokenService } from '../auth/tokens.js';
 import { ConfigError } from '../config.js';
-import { SqliteStore } from '../store/sqlite.js';
+import { openStore } from '../store/open.js';
+import { STORE_FLAGS, storeOptions } from './store-options.js';
 
-const USAGE = `usage: urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR]
-       urnbase token list [--data-dir DIR]
-       urnbase token revoke <id> [--data-dir DIR]
+const USAGE = `usage: urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR | --database-url URL]
+       urnbase token list [--data-dir DIR | --database-url URL]
+       urnbase token revoke <id> [--data-dir DIR | --database-url URL]
 
-Works on the data directory directly ($URNBASE_DATA_DIR or ./data), for bootstrap and recovery.`;
+Works on the catalog directly (PostgreSQL at $URNBASE_DATABASE_URL, else the data directory
+$URNBASE_DATA_DIR or ./data), for bootstrap and recovery.`;
 
-/** `urnbase token …`: manage access tokens on the data dir, without a server (or its tokens). */
+/** `urnbase token …`: manage access tokens on the catalog's store, without a server (or its tokens). */
 export async function tokenCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const [sub, ...rest] = argv;
   let parsed;
   try {
     parsed = parseArgs({
       args: rest,
-      options: { name: { type: 'string' }, role: { type: 'string' }, expires: { type: 'string' }, 'data-dir': { type: 'string' } },
+      options: { name: { type: 'string' }, role: { type: 'string' }, expires: { type: 'string' }, ...STORE_FLAGS },
       allowPositionals: true,
       strict: true,
     });
@@ -25,7 +27,7 @@ export async function tokenCommand(argv: string[], out: (line: string) => void):
   }
   const { values, positionals } = parsed;
   if (!['create', 'list', 'revoke'].includes(sub ?? '')) throw new ConfigError(`unknown token command ${JSON.stringify(sub ?? '')}\n${USAGE}`);
-  const store = new SqliteStore(values['data-dir'] ?? process.env.URNBASE_DATA_DIR ?? './data');
+  const store = await openStore(storeOptions(values));
   const tokens = new TokenService(store);
   try {
     if (sub === 'create') {

@@ -9,11 +9,12 @@ import { exportCatalog } from '../transfer/export.js';
 import { ImportFormatError } from '../transfer/format.js';
 import { importExport, StoreNotEmptyError, validateExport } from '../transfer/import.js';
 import { count, ProgressBar } from './progress.js';
+import { STORE_FLAGS, storeOptions } from './store-options.js';
 
 export const EXPORT_USAGE = `usage: urnbase export [--data-dir DIR | --database-url URL] [--include-tokens] [-o FILE]`;
 export const IMPORT_USAGE = `usage: urnbase import -f FILE [--data-dir DIR | --database-url URL] [--include-tokens] [--replace]`;
 
-const STORE_OPTIONS = { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, 'include-tokens': { type: 'boolean' } } as const;
+const STORE_OPTIONS = { ...STORE_FLAGS, 'include-tokens': { type: 'boolean' } } as const;
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -23,13 +24,6 @@ function args<const O extends ParseArgsOptionsConfig>(argv: string[], options: O
   } catch (error) {
     throw new ConfigError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
   }
-}
-
-/** Flags win over URNBASE_DATABASE_URL / URNBASE_DATA_DIR; PostgreSQL when a URL is given. */
-function storeOptions(values: { 'data-dir'?: string; 'database-url'?: string }): StoreOptions {
-  const databaseUrl = values['database-url'] ?? (values['data-dir'] === undefined ? process.env.URNBASE_DATABASE_URL : undefined);
-  const dataDir = values['data-dir'] ?? process.env.URNBASE_DATA_DIR ?? './data';
-  return databaseUrl ? { dataDir, databaseUrl } : { dataDir };
 }
 
 function describe(options: StoreOptions): string {

@@ -301,8 +301,10 @@ for (const { kind, skip } of await reliabilityStores()) {
         t.diagnostic(`${kind}: ${cases.length} requests (${new Set(cases.map(([, , e]) => e.status)).size} statuses) logged in ${log.split('\n').length} lines at trace level: no token, no Authorization header`);
       });
 
-      it('urnbase token create prints the token once, on its own line, and list and revoke never print it', { skip: kind === 'postgres' ? 'the token CLI works on SQLite data dirs only' : false }, async () => {
-        const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, 'token', ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+      it('urnbase token create prints the token once, on its own line, and list and revoke never print it', async () => {
+        // On the server's own store: its data dir, or its PostgreSQL database.
+        const store = kind === 'postgres' ? ['--database-url', target.args[target.args.indexOf('--database-url') + 1]] : ['--data-dir', dataDir];
+        const cli = (...args: string[]) => spawnSync(process.execPath, [MAIN, 'token', ...args, ...store], { encoding: 'utf8' });
         const created = cli('create', '--name', 'cli1', '--role', 'viewer', '--expires', '30d');
         assert.deepEqual([created.status, created.stderr], [0, '']);
         const lines = created.stdout.trimEnd().split('\n');
