@@ -22,6 +22,12 @@ export interface PatchOperation {
   from?: string;
 }
 
+/**
+ * `copy` is the one operation whose result can outgrow the request: copying the root into itself
+ * doubles the document, so 30 operations in 1 KB would ask for gigabytes.
+ */
+export const MAX_COPIED_CHARS = 16 * 1024 * 1024;
+
 const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 const NESTED = '\u241F';
 
@@ -56,10 +62,13 @@ export function parsePatchDocument(body: unknown): PatchDocument {
 /** Applies the patch to a copy of `base` and returns the result. */
 export function applyPatch(base: unknown, doc: PatchDocument): unknown {
   let current = jsonpatch.deepClone(base);
+  let copied = 0;
   doc.patch.forEach((op, i) => {
     const resolved = doc.arrayPrimaryKeys ? resolveKeyedPaths(current, op, doc.arrayPrimaryKeys) : op;
     if (resolved === null) return;
     try {
+      if (resolved.op === 'copy') copied += jsonSize(current, resolved.from!);
+      if (copied > MAX_COPIED_CHARS) throw new Error(`copies may add at most ${MAX_COPIED_CHARS} characters of JSON to a document`);
       current = jsonpatch.applyOperation(current, resolved as Operation, true, true, true).newDocument;
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -67,6 +76,15 @@ export function applyPatch(base: unknown, doc: PatchDocument): unknown {
     }
   });
   return current;
+}
+
+/** The JSON length of the value at `pointer`; 0 where there is none (applying the operation says so). */
+function jsonSize(doc: unknown, pointer: string): number {
+  try {
+    return JSON.stringify(jsonpatch.getValueByPointer(doc, pointer))?.length ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Rewrites keyed segments to indexes; returns null for an operation that has nothing to do. */

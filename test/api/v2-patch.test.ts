@@ -82,6 +82,21 @@ describe('PATCH /openapi/v2/entity/{type}/{urn}/{aspect}', () => {
     assert.match(res.body.message, /^Patch operation 0 \(remove \/nothing\/here\) cannot be applied: /);
   });
 
+  // Each copy of the root into itself doubles the document: 40 of them would ask for terabytes.
+  it('answers 400 and writes nothing when copies would grow the document past 16 MiB of JSON', { timeout: 10_000 }, async () => {
+    const urn = datasetUrn('patch.copybomb');
+    await write(urn, 'status', { removed: false });
+    const copies = Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '', path: `/k${i}` }));
+    const res = await patch(urn, 'status', { patch: copies });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, {
+      error: 'Validation Error',
+      message: 'Patch operation 19 (copy /k19) cannot be applied: copies may add at most 16777216 characters of JSON to a document',
+    });
+    const stored = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/status` });
+    assert.deepEqual(stored.body, { value: { removed: false } });
+  });
+
   it('answers 400 when the patched value breaks the schema', async () => {
     const res = await patch(datasetUrn('patch.schema'), 'status', { patch: [{ op: 'add', path: '/removed', value: 'yes' }] });
     assert.equal(res.status, 400);

@@ -80,6 +80,11 @@ const patchOperation = fc.record(
   { requiredKeys: ['op'] },
 );
 
+// Copies of the document into itself: each copy of the root doubles it, so a few dozen ask for gigabytes.
+const copyBomb = fc.tuple(fc.integer({ min: 1, max: 64 }), fc.constantFrom('', '/tags', '/description')).map(([n, from]) => ({
+  patch: Array.from({ length: n }, (_, i) => ({ op: 'copy', from, path: `/k${i}` })),
+}));
+
 /** A JSON Patch request: a list of operations, sometimes with DataHub's arrayPrimaryKeys. */
 export const patchDocument = fc.oneof(
   {
@@ -93,6 +98,7 @@ export const patchDocument = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.array(patchOperation, { maxLength: 4 }) },
+  { weight: 1, arbitrary: copyBomb },
 );
 
 const OPERATORS = ['exists', 'equals', 'contains_any', 'contains_str', 'starts_with', 'regex_match', 'greater_than', 'less_than', 'is_true', 'is_false', 'schema_fields_have_descriptions'];
