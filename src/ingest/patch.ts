@@ -2,6 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { ValidationError } from '../errors.js';
 import { isRecord } from '../json.js';
+import { KeyedIndexes, NESTED } from './keyed-index.js';
 
 /**
  * JSON Patch (RFC 6902) with DataHub's `arrayPrimaryKeys`: an array named in it is addressed by
@@ -29,7 +30,6 @@ export interface PatchOperation {
 export const MAX_COPIED_CHARS = 16 * 1024 * 1024;
 
 const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
-const NESTED = '\u241F';
 
 /** Checks the shape of a patch request body; throws ValidationError naming the offending part. */
 export function parsePatchDocument(body: unknown): PatchDocument {
@@ -63,13 +63,16 @@ export function parsePatchDocument(body: unknown): PatchDocument {
 export function applyPatch(base: unknown, doc: PatchDocument): unknown {
   let current = jsonpatch.deepClone(base);
   let copied = 0;
+  const indexes = new KeyedIndexes();
   doc.patch.forEach((op, i) => {
-    const resolved = doc.arrayPrimaryKeys ? resolveKeyedPaths(current, op, doc.arrayPrimaryKeys) : op;
+    const passages: Passage[] = [];
+    const resolved = doc.arrayPrimaryKeys ? resolveKeyedPaths(current, op, { keys: doc.arrayPrimaryKeys, indexes, passages }) : op;
     if (resolved === null) return;
     try {
       if (resolved.op === 'copy') copied += jsonSize(current, resolved.from!);
       if (copied > MAX_COPIED_CHARS) throw new Error(`copies may add at most ${MAX_COPIED_CHARS} characters of JSON to a document`);
       current = jsonpatch.applyOperation(current, resolved as Operation, true, true, true).newDocument;
+      for (const p of passages) indexes.passedThrough(p.array, p.keyFields, p.position, p.lengthBefore);
     } catch (error) {
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new ValidationError(`Patch operation ${i} (${op.op} ${op.path}) cannot be applied: ${reason}`);
@@ -88,7 +91,7 @@ function jsonSize(doc: unknown, pointer: string): number {
 }
 
 /** Rewrites keyed segments to indexes; returns null for an operation that has nothing to do. */
-function resolveKeyedPaths(doc: unknown, op: PatchOperation, keys: Record<string, string[]>): PatchOperation | null {
+function resolveKeyedPaths(doc: unknown, op: PatchOperation, keys: KeyedResolution): PatchOperation | null {
   const path = resolvePointer(doc, op.path, keys, op.op);
   if (path === null) return null;
   const resolved: PatchOperation = { ...op, path: path.pointer };
@@ -106,6 +109,21 @@ function resolveKeyedPaths(doc: unknown, op: PatchOperation, keys: Record<string
   return resolved;
 }
 
+interface KeyedResolution {
+  keys: Record<string, string[]>;
+  indexes: KeyedIndexes;
+  /** Filled in: the keyed arrays the operation's paths go through, to keep their indexes true. */
+  passages: Passage[];
+}
+
+/** A keyed segment of a path: the item at `position` of `array` (`lengthBefore` when it appends). */
+interface Passage {
+  array: unknown[];
+  keyFields: string[];
+  position: number;
+  lengthBefore: number;
+}
+
 interface ResolvedPointer {
   pointer: string;
   /** The last segment addressed a keyed array item. */
@@ -114,7 +132,7 @@ interface ResolvedPointer {
   keyValues: Record<string, string>;
 }
 
-function resolvePointer(doc: unknown, pointer: string, keys: Record<string, string[]>, op: string): ResolvedPointer | null {
+function resolvePointer(doc: unknown, pointer: string, { keys, indexes, passages }: KeyedResolution, op: string): ResolvedPointer | null {
   if (pointer === '') return { pointer, keyed: false, existing: true, keyValues: {} };
   const segments = pointer.split('/').slice(1).map(unescape);
   const out: string[] = [];
@@ -133,7 +151,9 @@ function resolvePointer(doc: unknown, pointer: string, keys: Record<string, stri
       }
       i += keyFields.length - 1;
       keyValues = Object.fromEntries(keyFields.filter((k) => !k.includes(NESTED)).map((k, j) => [k, wanted[j]]));
-      const index = (node as unknown[]).findIndex((item) => keyFields.every((k, j) => String(keyValue(item, k)) === wanted[j]));
+      const array = node as unknown[];
+      const index = indexes.find(array, keyFields, JSON.stringify(wanted));
+      passages.push({ array, keyFields, position: index >= 0 ? index : array.length, lengthBefore: array.length });
       const last = i === segments.length - 1;
       keyed = true;
       existing = index >= 0;
@@ -155,12 +175,6 @@ function resolvePointer(doc: unknown, pointer: string, keys: Record<string, stri
     node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[seg] : undefined;
   }
   return { pointer: '/' + out.join('/'), keyed, existing, keyValues };
-}
-
-function keyValue(item: unknown, keyField: string): unknown {
-  let value: unknown = item;
-  for (const part of keyField.split(NESTED)) value = isRecord(value) ? value[part] : undefined;
-  return value;
 }
 
 function unescape(segment: string): string {
