@@ -24,14 +24,14 @@ function keyValue(item: unknown, keyField: string): unknown {
  * lookup and kept while operations append items or change one in place keeping its key.
  */
 export class KeyedIndexes {
-  private readonly indexes = new Map<unknown[], { fields: string; positions: Map<string, number> }>();
+  private readonly indexes = new Map<unknown[], { keyFields: readonly string[]; positions: Map<string, number> }>();
   private indexed = 0;
 
   /** The position of the first item with this key, or -1. */
   find(array: unknown[], keyFields: readonly string[], key: string): number {
-    const fields = JSON.stringify(keyFields);
     let index = this.indexes.get(array);
-    if (index?.fields !== fields) {
+    // The key fields come from the patch's arrayPrimaryKeys: the same list each time for a field.
+    if (index?.keyFields !== keyFields) {
       this.indexed += array.length;
       if (this.indexed > MAX_INDEXED_ITEMS) {
         throw new ValidationError(`Patch reindexes keyed arrays past ${MAX_INDEXED_ITEMS} items: split it into smaller patches`);
@@ -41,7 +41,7 @@ export class KeyedIndexes {
         const key = itemKey(item, keyFields);
         if (!positions.has(key)) positions.set(key, i);
       });
-      index = { fields, positions };
+      index = { keyFields, positions };
       this.indexes.set(array, index);
     }
     return index.positions.get(key) ?? -1;

@@ -27,7 +27,7 @@ export interface PatchOperation {
  * `copy` is the one operation whose result can outgrow the request: copying the root into itself
  * doubles the document, so 30 operations in 1 KB would ask for gigabytes.
  */
-export const MAX_COPIED_CHARS = 16 * 1024 * 1024;
+const MAX_COPIED_CHARS = 16 * 1024 * 1024;
 
 const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
@@ -91,13 +91,13 @@ function jsonSize(doc: unknown, pointer: string): number {
 }
 
 /** Rewrites keyed segments to indexes; returns null for an operation that has nothing to do. */
-function resolveKeyedPaths(doc: unknown, op: PatchOperation, keys: KeyedResolution): PatchOperation | null {
-  const path = resolvePointer(doc, op.path, keys, op.op);
+function resolveKeyedPaths(doc: unknown, op: PatchOperation, keyed: KeyedResolution): PatchOperation | null {
+  const path = resolvePointer(doc, op.path, keyed, op.op);
   if (path === null) return null;
   const resolved: PatchOperation = { ...op, path: path.pointer };
   // RFC 6902: members an operation does not define are ignored (`from` means something to move and copy only).
   if (op.op === 'move' || op.op === 'copy') {
-    const from = resolvePointer(doc, op.from!, keys, 'from');
+    const from = resolvePointer(doc, op.from!, keyed, 'from');
     if (from === null) throw new ValidationError(`Patch operation ${op.op} ${op.path}: no item at ${op.from}`);
     resolved.from = from.pointer;
   }
