@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+
+/** A fenced shell block of a Markdown file, with where it starts (for messages). */
+export interface ShellBlock {
+  file: string;
+  /** 1-based line of the block's first code line. */
+  line: number;
+  code: string;
+  /** Marked `<!-- docs-check: not run (…) -->`: its commands are checked against the CLI, not run. */
+  notRun: boolean;
+}
+
+const NOT_RUN = /^<!--\s*docs-check:\s*not run\b.*-->\s*$/;
+
+/** The ```sh blocks of a Markdown file, in order. Other languages (yaml, json, text) are prose. */
+export function shellBlocks(file: string): ShellBlock[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const blocks: ShellBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^```(\w*)/.exec(lines[i]);
+    if (!fence) continue;
+    const end = lines.findIndex((l, j) => j > i && l.startsWith('```'));
+    if (end < 0) throw new Error(`${file}:${i + 1}: unclosed code fence`);
+    if (fence[1] === 'sh') {
+      const previous = lines.slice(0, i).reverse().find((l) => l.trim() !== '') ?? '';
+      blocks.push({ file, line: i + 2, code: lines.slice(i + 1, end).join('\n'), notRun: NOT_RUN.test(previous.trim()) });
+    }
+    i = end;
+  }
+  return blocks;
+}
+
+/**
+ * What a documented command should answer, from the comment that follows it: `# → 409 …` expects
+ * that status; no such comment expects a 2xx. The command's first line is `line` (0-based).
+ */
+export function expectedStatus(lines: string[], line: number): number | undefined {
+  for (let i = line + 1; i < lines.length; i++) {
+    const text = lines[i];
+    if (text.startsWith('#')) {
+      const match = /^# → (\d{3})\b/.exec(text);
+      return match ? Number(match[1]) : undefined;
+    }
+    if (/^\S/.test(text) && !text.startsWith('}') && !text.startsWith(']')) return undefined; // the next command
+  }
+  return undefined;
+}
+
+/**
+ * The urnbase invocations of a block that is not run: the subcommand words and the flags given,
+ * for `npx urnbase …`, `node dist/src/main.js …` and `npm start -- …` (which is `serve`).
+ */
+export function cliInvocations(code: string): { words: string[]; flags: string[]; text: string }[] {
+  const joined = code.replace(/\\\n\s*/g, ' ');
+  const found: { words: string[]; flags: string[]; text: string }[] = [];
+  for (const line of joined.split('\n')) {
+    const text = line.replace(/\s#.*$/, '');
+    const match = /(?:npx urnbase|node dist\/src\/main\.js|npm start --)\s*(.*)$/.exec(text);
+    if (!match) continue;
+    const args = match[1].split(/\s+/).filter(Boolean);
+    const isServe = text.includes('npm start --');
+    const words: string[] = isServe ? ['serve'] : [];
+    if (!isServe) for (const arg of args) {
+      if (!/^[a-z]+$/.test(arg)) break;
+      words.push(arg);
+    }
+    const flags = args.filter((a) => /^--[a-z][a-z-]*/.test(a)).map((a) => a.replace(/=.*$/, ''));
+    found.push({ words, flags, text: text.trim() });
+  }
+  return found;
+}
