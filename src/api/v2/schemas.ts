@@ -68,11 +68,12 @@ const error = {
 const errors = { 400: error, 404: error };
 
 const entity = { description: 'The entity', body: ref('Entity') };
-const INVALID = 'An invalid URN, an unknown entity type or aspect name, or an invalid parameter';
+const INVALID_URN = 'An invalid URN';
+const UNKNOWN_ASPECT = 'An invalid URN, or an unknown aspect name';
 const CONCURRENT = 'Too many concurrent writes to the same aspects';
 /** What every write may be refused for once its input has been read. */
 const writeRefusals: Answers = {
-  400: `${INVALID}, or an aspect value its schema or rules refuse`,
+  400: 'An invalid URN, an unknown entity type or aspect name, a URN of another type than the path names, or an aspect value its schema or rules refuse',
   409: CONCURRENT,
 };
 
@@ -110,7 +111,7 @@ export const getEntity = {
     properties: { aspects, aspectNames: aspects, systemMetadata: bool('Include systemMetadata in each aspect') },
   },
   response: errors,
-  answers: { 200: entity, 400: INVALID, 404: 'No such entity' },
+  answers: { 200: entity, 400: `${INVALID_URN} or parameter`, 404: 'No such entity' },
 };
 
 export const headEntity = {
@@ -118,7 +119,7 @@ export const headEntity = {
   tags,
   summary: 'Does the entity exist? 204 or 404',
   params: entityParams,
-  answers: { 204: { description: 'The entity exists' }, 400: INVALID, 404: 'No such entity' },
+  answers: { 204: { description: 'The entity exists' }, 400: INVALID_URN, 404: 'No such entity' },
 };
 
 export const deleteEntity = {
@@ -133,7 +134,7 @@ export const deleteEntity = {
   response: { 400: error },
   answers: {
     200: { description: 'Deleted (also when there was nothing to delete); no body' },
-    400: INVALID,
+    400: UNKNOWN_ASPECT,
     409: `${CONCURRENT}, or a structured property that is still live (soft-delete it first)`,
   },
 };
@@ -151,7 +152,11 @@ export const getAspect = {
     },
   },
   response: errors,
-  answers: { 200: { description: 'The aspect', body: ref('Aspect') }, 400: INVALID, 404: 'No such aspect (or version)' },
+  answers: {
+    200: { description: 'The aspect', body: ref('Aspect') },
+    400: `${INVALID_URN} or parameter (e.g. a negative version)`,
+    404: 'An unknown aspect name, or no such aspect or version',
+  },
 };
 
 export const headAspect = {
@@ -159,7 +164,7 @@ export const headAspect = {
   tags,
   summary: 'Does the aspect exist? 204 or 404',
   params: aspectParams,
-  answers: { 204: { description: 'The aspect exists' }, 400: INVALID, 404: 'No such aspect' },
+  answers: { 204: { description: 'The aspect exists' }, 400: INVALID_URN, 404: 'An unknown aspect name, or no such aspect' },
 };
 
 export const postAspect = {
@@ -208,7 +213,7 @@ export const patchAspect = {
   answers: {
     200: { description: 'The entity with the patched aspect', body: ref('Entity') },
     ...writeRefusals,
-    400: `${INVALID}, a patch that does not apply, or a result its schema or rules refuse`,
+    400: 'An invalid URN, an unknown entity type or aspect name, a URN of another type than the path names, a patch that does not apply, or a result its schema or rules refuse',
     412: 'If-Version-Match does not hold',
   },
 };
@@ -220,7 +225,7 @@ export const deleteAspect = {
   params: aspectParams,
   answers: {
     200: { description: 'Deleted (also when there was nothing to delete); no body' },
-    400: INVALID,
+    400: UNKNOWN_ASPECT,
     409: `${CONCURRENT}, or the definition of a structured property that is still live (soft-delete it first)`,
   },
 };
