@@ -1,8 +1,7 @@
-import swagger, { type SwaggerTransform } from '@fastify/swagger';
+import swagger, { type FastifyDynamicSwaggerOptions, type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
-import type { OpenAPIV3 } from 'openapi-types';
-import { can, ROLES } from '../auth/roles.js';
+import { can, ROLES, type Permission } from '../auth/roles.js';
 import { errorSchema, ref, type Answer, type Answers, type JsonSchema } from './answers.js';
 import { testShapes } from './gms/test.js';
 import { VERSION, statusShapes } from './status.js';
@@ -11,6 +10,10 @@ import { searchShapes } from './v2/search.js';
 import { entityShapes } from './v2/shapes.js';
 import { tokenShapes } from './v2/tokens.js';
 import { scrollShapesV3 } from './v3/scroll.js';
+
+// @fastify/swagger's type of a named schema: OpenAPI's, whose `type` is a union of names.
+type SwaggerComponents = NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>;
+type SchemaObject = Exclude<NonNullable<SwaggerComponents['schemas']>[string], { $ref: string }>;
 
 /**
  * The document's named schemas: the shared error body and the shapes of the answers. They are
@@ -25,7 +28,7 @@ const SCHEMAS = {
   ...eventShapes,
   ...testShapes,
   ...statusShapes,
-} as Record<string, OpenAPIV3.SchemaObject>;
+} as Record<string, SchemaObject>;
 
 /**
  * The OpenAPI 3 document of every route, built from the route schemas, at /openapi/v3/api-docs,
@@ -96,6 +99,8 @@ function bodyRefusals(methods: readonly string[]): Answers {
   };
 }
 
+const MAY: Record<Permission, string> = { read: 'read entities', write: 'write entities', admin: 'manage access tokens' };
+
 /** What the auth hook (api/auth.ts) refuses on a route, from the route's `public` and `permission`. */
 function authRefusals(config: FastifyContextConfig | undefined): Answers {
   if (config?.public) return {};
@@ -106,7 +111,7 @@ function authRefusals(config: FastifyContextConfig | undefined): Answers {
   const permission = config?.permission;
   // Only where some role lacks the permission: every role may read, so reads are never 403.
   if (permission && ROLES.some((role) => !can(role, permission))) {
-    answers[403] = `The token's role may not ${permission} (roles that may: ${ROLES.filter((role) => can(role, permission)).join(', ')})`;
+    answers[403] = `The token's role may not ${MAY[permission]} (only ${ROLES.filter((role) => can(role, permission)).join(' and ')} may)`;
   }
   return answers;
 }

@@ -95,7 +95,7 @@ export const batch = {
   response: { 400: error, 412: error },
   answers: {
     200: { description: 'With async=false: the entities with the aspects written', body: { type: 'array', items: ref('Entity') } },
-    202: { description: 'By default (async=true): the URNs written. The write is committed all the same', body: { type: 'array', items: ref('EntityUrn') } },
+    202: { description: 'By default (async=true): the URNs written. Committed before the answer all the same', body: { type: 'array', items: ref('EntityUrn') } },
     ...writeRefusals,
     412: 'An aspect\'s If-Version-Match header does not hold',
   },
@@ -189,7 +189,7 @@ export const postAspect = {
   response: { 400: error, 409: error, 412: error },
   answers: {
     200: { description: 'The entity with the aspect written', body: ref('Entity') },
-    202: { description: 'With async=true: the same. The write is committed all the same', body: ref('Entity') },
+    202: { description: 'With async=true: the same body. Committed before the answer all the same', body: ref('Entity') },
     ...writeRefusals,
     409: `${CONCURRENT}, or (createIfNotExists, createEntityIfNotExists) the aspect or entity exists`,
     412: 'If-Version-Match does not hold',
