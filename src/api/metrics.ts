@@ -14,7 +14,15 @@ export function metricsRoutes(app: FastifyInstance, metrics: Metrics): void {
   });
   app.get(
     '/metrics',
-    { schema: { tags: ['Server'], summary: 'Prometheus metrics (text format)' }, config: { permission: 'read' } },
+    {
+      schema: {
+        operationId: 'getMetrics',
+        tags: ['Server'],
+        summary: 'Prometheus metrics (text format)',
+        answers: { 200: { description: 'The metrics', contentType: 'text/plain', body: { type: 'string' } } },
+      },
+      config: { permission: 'read' },
+    },
     async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../errors.js';
 import type { MetadataTests } from '../../metatests/service.js';
 import { parseUrn } from '../../urn/urn.js';
+import { ref } from '../answers.js';
 import { authorize } from '../auth.js';
 import { writeContext } from '../context.js';
 
@@ -10,6 +11,8 @@ interface TestQuery {
 }
 
 const schema = {
+  // DataHub's are Rest.li actions (evaluate, batchEvaluate) rather than OpenAPI operations.
+  operationId: 'evaluateTests',
   tags: ['Metadata tests'],
   summary: 'Evaluate metadata tests: action=evaluate | batchEvaluate | evaluateDefinition',
   querystring: {
@@ -22,6 +25,15 @@ const schema = {
     description:
       'evaluate: {urn, push?, testUrns?} · batchEvaluate: {urns, push?, testUrns?} · evaluateDefinition: {urn, definition}. ' +
       "DataHub's spellings `tests` and `shouldPush` are accepted too.",
+  },
+  answers: {
+    200: { description: 'The results in Rest.li\'s {value: …} envelope', body: ref('TestEvaluation') },
+    400: 'A missing or invalid field, an invalid definition, or a write its rules refuse (push, actions)',
+    // Routes declare `read`; pushing asks for `write` here (openapi.ts adds 401 and 429 for the route).
+    403: 'push=true with a token whose role may not write',
+    404: 'No such entity',
+    409: 'Too many concurrent writes to the same aspects (push, actions)',
+    412: 'The results changed under a push too many times in a row (push)',
   },
 };
 
@@ -84,3 +96,66 @@ function pushFlag(body: Record<string, unknown>): boolean {
   if (typeof value !== 'boolean') throw new ValidationError(`${field} must be true or false`);
   return value;
 }
+
+const testResult = {
+  type: 'object',
+  required: ['test', 'type', 'testDefinitionMd5', 'lastComputed'],
+  properties: {
+    test: { type: 'string', description: 'Test URN' },
+    type: { type: 'string', enum: ['SUCCESS', 'FAILURE'] },
+    testDefinitionMd5: { type: 'string' },
+    lastComputed: ref('AuditStamp'),
+  },
+};
+
+/** The shapes of this answer, as named schemas of the API document. */
+export const testShapes = {
+  FailedCondition: {
+    type: 'object',
+    required: ['condition', 'property', 'operator', 'values', 'found'],
+    properties: {
+      condition: { type: 'string', description: 'Where in the definition, e.g. rules.and[1]' },
+      property: { type: 'string' },
+      operator: { type: 'string' },
+      values: { type: 'array', items: { type: 'string' } },
+      found: { type: 'array', items: {}, description: 'What the property held' },
+      negated: { type: 'boolean', description: 'The condition held, but it sits under a `not`' },
+    },
+  },
+  TestResults: {
+    type: 'object',
+    required: ['passing', 'failing'],
+    properties: {
+      passing: { type: 'array', items: testResult },
+      failing: {
+        type: 'array',
+        items: { ...testResult, properties: { ...testResult.properties, explanation: { type: 'array', items: ref('FailedCondition') } } },
+      },
+    },
+  },
+  TestEvaluation: {
+    type: 'object',
+    required: ['value'],
+    properties: {
+      value: {
+        description: 'evaluate: TestResults · batchEvaluate: {results: {urn: TestResults}} · evaluateDefinition: {result, explanation}',
+        oneOf: [
+          ref('TestResults'),
+          {
+            type: 'object',
+            required: ['results'],
+            properties: { results: { type: 'object', additionalProperties: ref('TestResults'), description: 'URN → results' } },
+          },
+          {
+            type: 'object',
+            required: ['result', 'explanation'],
+            properties: {
+              result: { type: 'string', enum: ['PASS', 'FAIL', 'NOT_SELECTED'] },
+              explanation: { type: 'array', items: ref('FailedCondition') },
+            },
+          },
+        ],
+      },
+    },
+  },
+};

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ref } from '../answers.js';
 import { MAX_EVENTS, MAX_WAIT_SECONDS, readParameters, type ChangeLog } from '../../events/change-log.js';
 
 const READ = { permission: 'read' } as const;
@@ -10,6 +11,8 @@ export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog): void {
     {
       config: READ,
       schema: {
+        // DataHub's events API calls its equivalent `poll`.
+        operationId: 'pollEvents',
         tags: ['Change log'],
         summary: 'Committed aspect changes after a sequence, in order: {events:[{sequence, urn, entityType, aspectName, changeType, created, aspect, previousAspectValue, systemMetadata}], nextAfter}',
         querystring: {
@@ -19,6 +22,10 @@ export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog): void {
             limit: { type: 'string', description: `at most this many events (default 100, at most ${MAX_EVENTS})` },
             wait: { type: 'string', description: `when none is newer, wait up to this many seconds for one (default 0, at most ${MAX_WAIT_SECONDS})` },
           },
+        },
+        answers: {
+          200: { description: 'The events, oldest first, and where to continue', body: ref('ChangeLogPage') },
+          400: 'after, limit or wait is not a number in range',
         },
       },
     },
@@ -31,3 +38,30 @@ export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog): void {
     },
   );
 }
+
+/** The shape of this answer, as named schemas of the API document. */
+export const eventShapes = {
+  ChangeLogEvent: {
+    type: 'object',
+    required: ['sequence', 'urn', 'entityType', 'aspectName', 'changeType', 'created', 'aspect', 'previousAspectValue', 'systemMetadata'],
+    properties: {
+      sequence: { type: 'integer' },
+      urn: { type: 'string' },
+      entityType: { type: 'string' },
+      aspectName: { type: 'string' },
+      changeType: { type: 'string', description: 'UPSERT, PATCH, DELETE, …' },
+      created: ref('AuditStamp'),
+      aspect: { type: 'object', nullable: true, additionalProperties: true, description: 'The value after the change (null for a delete)' },
+      previousAspectValue: { type: 'object', nullable: true, additionalProperties: true, description: 'The value it replaced (null when there was none)' },
+      systemMetadata: { type: 'object', nullable: true, additionalProperties: true },
+    },
+  },
+  ChangeLogPage: {
+    type: 'object',
+    required: ['events', 'nextAfter'],
+    properties: {
+      events: { type: 'array', items: ref('ChangeLogEvent') },
+      nextAfter: { type: 'integer', description: 'Pass it as `after` next time: the last event\'s sequence, or `after` when there was none' },
+    },
+  },
+};

@@ -1,6 +1,10 @@
+import { ref, type Answers } from '../answers.js';
+
 /**
  * Route schemas of the v2 entity API: they coerce query strings and feed the OpenAPI document.
  * Bodies are validated by the registry on the write path, so here they are only described.
+ * `response` schemas serialize answers; `answers` only document them (see ../answers.ts).
+ * Operation ids are the method names of DataHub's GenericEntitiesController.
  */
 
 export interface BatchQuery {
@@ -63,7 +67,18 @@ const error = {
 };
 const errors = { 400: error, 404: error };
 
+const entity = { description: 'The entity', body: ref('Entity') };
+const INVALID_URN = 'An invalid URN';
+const UNKNOWN_ASPECT = 'An invalid URN, or an unknown aspect name';
+const CONCURRENT = 'Too many concurrent writes to the same aspects';
+/** What every write may be refused for once its input has been read. */
+const writeRefusals: Answers = {
+  400: 'An invalid URN, an unknown entity type or aspect name, a URN of another type than the path names, or an aspect value its schema or rules refuse',
+  409: CONCURRENT,
+};
+
 export const batch = {
+  operationId: 'createEntity',
   tags,
   summary: 'Upsert aspects of several entities in one transaction',
   params: typeParams,
@@ -78,9 +93,16 @@ export const batch = {
   },
   body: { type: 'array', items: entityBody },
   response: { 400: error, 412: error },
+  answers: {
+    200: { description: 'With async=false: the entities with the aspects written', body: { type: 'array', items: ref('Entity') } },
+    202: { description: 'By default (async=true): the URNs written. Committed before the answer all the same', body: { type: 'array', items: ref('EntityUrn') } },
+    ...writeRefusals,
+    412: 'An aspect\'s If-Version-Match header does not hold',
+  },
 };
 
 export const getEntity = {
+  operationId: 'getEntity',
   tags,
   summary: 'Read an entity with its latest aspects',
   params: entityParams,
@@ -89,11 +111,19 @@ export const getEntity = {
     properties: { aspects, aspectNames: aspects, systemMetadata: bool('Include systemMetadata in each aspect') },
   },
   response: errors,
+  answers: { 200: entity, 400: `${INVALID_URN} or parameter`, 404: 'No such entity' },
 };
 
-export const headEntity = { tags, summary: 'Does the entity exist? 204 or 404', params: entityParams };
+export const headEntity = {
+  operationId: 'headEntity',
+  tags,
+  summary: 'Does the entity exist? 204 or 404',
+  params: entityParams,
+  answers: { 204: { description: 'The entity exists' }, 400: INVALID_URN, 404: 'No such entity' },
+};
 
 export const deleteEntity = {
+  operationId: 'deleteEntity',
   tags,
   summary: 'Hard-delete an entity, some of its aspects, or all but its key',
   params: entityParams,
@@ -102,9 +132,15 @@ export const deleteEntity = {
     properties: { aspects, clear: bool('Delete every aspect but the key') },
   },
   response: { 400: error },
+  answers: {
+    200: { description: 'Deleted (also when there was nothing to delete); no body' },
+    400: UNKNOWN_ASPECT,
+    409: `${CONCURRENT}, or a structured property that is still live (soft-delete it first)`,
+  },
 };
 
 export const getAspect = {
+  operationId: 'getAspect',
   tags,
   summary: 'Read one aspect, latest or an earlier version',
   params: aspectParams,
@@ -116,11 +152,23 @@ export const getAspect = {
     },
   },
   response: errors,
+  answers: {
+    200: { description: 'The aspect', body: ref('Aspect') },
+    400: `${INVALID_URN} or parameter (e.g. a negative version)`,
+    404: 'An unknown aspect name, or no such aspect or version',
+  },
 };
 
-export const headAspect = { tags, summary: 'Does the aspect exist? 204 or 404', params: aspectParams };
+export const headAspect = {
+  operationId: 'headAspect',
+  tags,
+  summary: 'Does the aspect exist? 204 or 404',
+  params: aspectParams,
+  answers: { 204: { description: 'The aspect exists' }, 400: INVALID_URN, 404: 'An unknown aspect name, or no such aspect' },
+};
 
 export const postAspect = {
+  operationId: 'createAspect',
   tags,
   summary: 'Write one aspect (upsert by default)',
   params: aspectParams,
@@ -139,9 +187,17 @@ export const postAspect = {
   },
   body: { type: 'object', additionalProperties: true, description: 'The bare aspect value' },
   response: { 400: error, 409: error, 412: error },
+  answers: {
+    200: { description: 'The entity with the aspect written', body: ref('Entity') },
+    202: { description: 'With async=true: the same body. Committed before the answer all the same', body: ref('Entity') },
+    ...writeRefusals,
+    409: `${CONCURRENT}, or (createIfNotExists, createEntityIfNotExists) the aspect or entity exists`,
+    412: 'If-Version-Match does not hold',
+  },
 };
 
 export const patchAspect = {
+  operationId: 'patchAspect',
   tags,
   summary: 'Apply a JSON Patch (RFC 6902, with arrayPrimaryKeys) to one aspect',
   params: aspectParams,
@@ -154,6 +210,22 @@ export const patchAspect = {
     },
   },
   response: { 400: error, 412: error },
+  answers: {
+    200: { description: 'The entity with the patched aspect', body: ref('Entity') },
+    ...writeRefusals,
+    400: 'An invalid URN, an unknown entity type or aspect name, a URN of another type than the path names, a patch that does not apply, or a result its schema or rules refuse',
+    412: 'If-Version-Match does not hold',
+  },
 };
 
-export const deleteAspect = { tags, summary: 'Hard-delete one aspect with its history', params: aspectParams };
+export const deleteAspect = {
+  operationId: 'deleteAspect',
+  tags,
+  summary: 'Hard-delete one aspect with its history',
+  params: aspectParams,
+  answers: {
+    200: { description: 'Deleted (also when there was nothing to delete); no body' },
+    400: UNKNOWN_ASPECT,
+    409: `${CONCURRENT}, or the definition of a structured property that is still live (soft-delete it first)`,
+  },
+};

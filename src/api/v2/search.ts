@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ref, SEARCH_REFUSAL } from '../answers.js';
 import type { Services } from '../../services.js';
 import { aspectList } from '../params.js';
 import { foundEntities, scrollBody, searchQuerySchema, searchRequest, type SearchQueryParams } from '../search.js';
@@ -22,6 +23,7 @@ export function searchRoutesV2(app: FastifyInstance, { search, reader }: Service
     {
       config: READ,
       schema: {
+        operationId: 'getEntities',
         tags,
         summary: 'List or search entities of one type',
         params: { type: 'object', properties: { type: { type: 'string' } }, required: ['type'] },
@@ -34,6 +36,7 @@ export function searchRoutesV2(app: FastifyInstance, { search, reader }: Service
           },
         },
         response: { 400: error },
+        answers: { 200: { description: 'A page of entities', body: ref('EntityPage') }, 400: SEARCH_REFUSAL },
       },
     },
     async (req) => {
@@ -50,7 +53,14 @@ export function searchRoutesV2(app: FastifyInstance, { search, reader }: Service
 
   app.post<{ Querystring: SearchQueryParams; Body: unknown }>(
     `${prefix}/scroll`,
-    { config: READ, schema: scrollSchema(tags, 'Search entities of several types: {scrollId, results:[{urn, aspects}], totalCount, facets}') },
+    {
+      config: READ,
+      schema: {
+        ...scrollSchema(tags, 'Search entities of several types: {scrollId, results:[{urn, aspects}], totalCount, facets}'),
+        operationId: 'scrollEntities',
+        answers: { 200: { description: 'A page of entities', body: ref('ScrollResult') }, 400: SEARCH_REFUSAL },
+      },
+    },
     async (req) => {
       const body = scrollBody(req.body);
       const page = await search.search(searchRequest(req.query, body.entities, body));
@@ -84,3 +94,31 @@ export function scrollSchema(tags: string[], summary: string) {
     response: { 400: error },
   };
 }
+
+/** The shapes of these answers, as named schemas of the API document. */
+export const searchShapes = {
+  Facet: {
+    type: 'object',
+    required: ['field', 'aggregations'],
+    properties: { field: { type: 'string' }, aggregations: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Value → count' } },
+  },
+  EntityPage: {
+    type: 'object',
+    required: ['results', 'totalCount'],
+    properties: {
+      scrollId: { type: 'string', description: 'Present when more may follow: pass it to get the next page' },
+      results: { type: 'array', items: ref('Entity') },
+      totalCount: { type: 'integer' },
+    },
+  },
+  ScrollResult: {
+    type: 'object',
+    required: ['results', 'totalCount', 'facets'],
+    properties: {
+      scrollId: { type: 'string', description: 'Present when more may follow: pass it to get the next page' },
+      results: { type: 'array', items: ref('Entity'), description: 'Without `aspects` in the body, each entity\'s aspects are {}' },
+      totalCount: { type: 'integer' },
+      facets: { type: 'array', items: ref('Facet') },
+    },
+  },
+};

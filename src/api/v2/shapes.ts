@@ -1,6 +1,7 @@
 import type { AppliedChange } from '../../ingest/proposal.js';
 import type { AspectView, EntityView } from '../../read/read.js';
 import type { SystemMetadata } from '../../store/store.js';
+import { ref } from '../answers.js';
 
 /** DataHub's v2 aspect wrapper: `{value, systemMetadata?}`. */
 export interface AspectJson {
@@ -34,3 +35,39 @@ export function changesJson(changes: readonly AppliedChange[], withSystemMetadat
   }
   return [...byUrn.values()];
 }
+
+/** These shapes as named schemas of the API document (`components.schemas`). */
+export const entityShapes = {
+  AuditStamp: {
+    type: 'object',
+    required: ['time', 'actor'],
+    properties: { time: { type: 'integer', description: 'Epoch milliseconds' }, actor: { type: 'string', description: 'URN of who acted' } },
+  },
+  SystemMetadata: {
+    type: 'object',
+    required: ['version', 'lastObserved', 'aspectCreated', 'aspectModified'],
+    properties: {
+      version: { type: 'string', description: 'The aspect\'s version: "1" after the first write, +1 per change' },
+      lastObserved: { type: 'integer', description: 'Epoch milliseconds' },
+      runId: { type: 'string' },
+      properties: { type: 'object', additionalProperties: { type: 'string' } },
+      aspectCreated: ref('AuditStamp'),
+      aspectModified: ref('AuditStamp'),
+    },
+  },
+  Aspect: {
+    type: 'object',
+    description: 'DataHub\'s v2 aspect wrapper (systemMetadata only when asked for with systemMetadata=true)',
+    required: ['value'],
+    properties: {
+      value: { type: 'object', additionalProperties: true, description: 'The aspect value' },
+      systemMetadata: ref('SystemMetadata'),
+    },
+  },
+  Entity: {
+    type: 'object',
+    required: ['urn', 'aspects'],
+    properties: { urn: { type: 'string' }, aspects: { type: 'object', additionalProperties: ref('Aspect'), description: 'Aspect name → aspect' } },
+  },
+  EntityUrn: { type: 'object', required: ['urn'], properties: { urn: { type: 'string' } } },
+};

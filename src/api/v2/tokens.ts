@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TokenInfo, TokenService } from '../../auth/tokens.js';
+import { ref } from '../answers.js';
 import { writeContext } from '../context.js';
 
 const ADMIN = { permission: 'admin' } as const;
@@ -28,12 +29,18 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
     {
       config: ADMIN,
       schema: {
+        // DataHub's GraphQL names: createAccessToken, listAccessTokens, revokeAccessToken.
+        operationId: 'createAccessToken',
         tags,
         summary: 'Create a token; the answer holds its secret, shown only this once',
         body: {
           type: 'object',
           properties: { name: { type: 'string' }, role: { type: 'string', enum: ['admin', 'editor', 'viewer'] }, expiresInDays: { type: 'integer' } },
           required: ['name', 'role'],
+        },
+        answers: {
+          201: { description: 'The token, with its secret (shown only this once)', body: ref('CreatedToken') },
+          400: 'An invalid name, role or expiresInDays',
         },
       },
     },
@@ -45,13 +52,33 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
     },
   );
 
-  app.get(prefix, { config: ADMIN, schema: { tags, summary: 'List tokens (never their secrets)', response: { 200: { type: 'array', items: tokenSchema } } } }, async () =>
-    (await tokens.list()).map(tokenJson),
+  app.get(
+    prefix,
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'listAccessTokens',
+        tags,
+        summary: 'List tokens (never their secrets)',
+        response: { 200: { type: 'array', items: tokenSchema } },
+        answers: { 200: { description: 'Every token, revoked and expired ones too', body: { type: 'array', items: ref('AccessToken') } } },
+      },
+    },
+    async () => (await tokens.list()).map(tokenJson),
   );
 
   app.delete<{ Params: { id: string } }>(
     `${prefix}/:id`,
-    { config: ADMIN, schema: { tags, summary: 'Revoke a token, effective at once', params: { type: 'object', properties: { id: { type: 'string' } } } } },
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'revokeAccessToken',
+        tags,
+        summary: 'Revoke a token, effective at once',
+        params: { type: 'object', properties: { id: { type: 'string' } } },
+        answers: { 204: { description: 'Revoked' }, 404: 'No live token has this id (unknown, or revoked already)' },
+      },
+    },
     async (req, reply) => {
       await tokens.revoke(req.params.id);
       return reply.status(204).send();
@@ -73,3 +100,20 @@ function tokenJson(info: TokenInfo) {
     revokedAt: time(info.revokedAt),
   };
 }
+
+/** The shapes of these answers, as named schemas of the API document. */
+export const tokenShapes = {
+  AccessToken: { ...tokenSchema, required: ['id', 'name', 'role', 'actorUrn', 'createdAt', 'createdBy', 'expiresAt', 'lastUsedAt', 'revokedAt'] },
+  CreatedToken: {
+    type: 'object',
+    required: ['id', 'name', 'role', 'actorUrn', 'expiresAt', 'token'],
+    properties: {
+      id: tokenSchema.properties.id,
+      name: tokenSchema.properties.name,
+      role: tokenSchema.properties.role,
+      actorUrn: tokenSchema.properties.actorUrn,
+      expiresAt: tokenSchema.properties.expiresAt,
+      token: { type: 'string', description: 'The secret: send it as Authorization: Bearer <token>' },
+    },
+  },
+};
