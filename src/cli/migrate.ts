@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, parseDatabaseUrl } from '../config.js';
-import { migratePostgresAt } from '../store/postgres-migrate.js';
-import { SqliteStore } from '../store/sqlite.js';
+import { migratePostgresAt } from '../store/postgres/migrate.js';
+import { SqliteStore } from '../store/sqlite/store.js';
 
 const USAGE = `usage: urnbase migrate [--database-url URL | --data-dir DIR]
 

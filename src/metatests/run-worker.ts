@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCore } from '../core.js';
 import { Registry } from '../registry/registry.js';
-import { PostgresStore } from '../store/postgres.js';
-import { SqliteStore } from '../store/sqlite.js';
+import { PostgresStore } from '../store/postgres/store.js';
+import { SqliteStore } from '../store/sqlite/store.js';
 import type { Store } from '../store/store.js';
 import { report, type PoolMessage, type RunPlan, type WorkerMessage } from './run-pool.js';
 

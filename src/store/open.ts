@@ -1,5 +1,5 @@
-import { PostgresStore } from './postgres.js';
-import { SqliteStore } from './sqlite.js';
+import { PostgresStore } from './postgres/store.js';
+import { SqliteStore } from './sqlite/store.js';
 import type { Store } from './store.js';
 
 /** Where the catalog lives: PostgreSQL when a database URL is given, else SQLite in the data dir. */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Store } from '../../src/store/store.js';
-import { clearIndex, PG_SEARCH_SCHEMA, writeIndex } from '../../src/store/postgres-search.js';
+import { clearIndex, PG_SEARCH_SCHEMA, writeIndex } from '../../src/store/postgres/search.js';
 
 /**
  * A PostgreSQL database of a test's own (created, migrated with the search schema, dropped after),

@@ -1,9 +1,9 @@
 import pg from 'pg';
-import { storeError } from './postgres-errors.js';
-import { migratePostgres } from './postgres-schema.js';
-import { pgText } from './postgres-text.js';
-import { clearIndex, PostgresSearch, writeIndex } from './postgres-search.js';
-import type { SearchQuery, SearchResult } from './search-types.js';
+import { storeError } from './errors.js';
+import { migratePostgres } from './migrate.js';
+import { pgText } from './text.js';
+import { clearIndex, PostgresSearch, writeIndex } from './search.js';
+import type { SearchQuery, SearchResult } from '../search-types.js';
 import {
   StaleWriteError,
   type AspectWrite,
@@ -16,7 +16,7 @@ import {
   type StoreLocation,
   type SystemMetadata,
   type TokenRecord,
-} from './store.js';
+} from '../store.js';
 
 export interface PostgresOptions {
   /** Query and connection-acquire timeout (ms). */

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { Ingest } from '../../src/ingest/ingest.js';
-import { Registry } from '../../src/registry/registry.js';
-import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-schema.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { StaleWriteError, type StoredAspect } from '../../src/store/store.js';
+import { Ingest } from '../../../src/ingest/ingest.js';
+import { Registry } from '../../../src/registry/registry.js';
+import { SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrate.js';
+import { SqliteStore } from '../../../src/store/sqlite/store.js';
+import { StaleWriteError, type StoredAspect } from '../../../src/store/store.js';
 
 const registry = Registry.load();
 const context = { actor: 'urn:li:corpuser:test', source: 'TEST' };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { writeIndex } from '../../src/store/postgres-search.js';
-import type { IndexWrite } from '../../src/store/search-types.js';
-import { createSearchDatabase, serverAnswers, type TestDatabase } from './postgres-fixture.js';
+import { writeIndex } from '../../../src/store/postgres/search.js';
+import type { IndexWrite } from '../../../src/store/search-types.js';
+import { createSearchDatabase, serverAnswers, type TestDatabase } from '../postgres-fixture.js';
 
 const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,race.orders,PROD)';
 const text = (aspect: string, words: Partial<IndexWrite['text'] & object>): IndexWrite => ({

@@ -1,13 +1,13 @@
 import type pg from 'pg';
-import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from './search-types.js';
-import { documentVector, pgText } from './postgres-text.js';
+import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.js';
+import { documentVector, pgText } from './text.js';
 
 /**
  * The search index on PostgreSQL, written inside the transaction that writes the aspects:
  * - search_entities: every indexed entity (its key aspect's entries are indexed), numbered in
- *   creation order (relevance ties) and holding its full-text document (postgres-text.ts);
+ *   creation order (relevance ties) and holding its full-text document (text.ts);
  * - keyword values and numbers: a row per (field, value, urn), changed by difference, with a count
- *   per (field, entity type, value), as on SQLite (sqlite-index.ts);
+ *   per (field, entity type, value), as on SQLite (sqlite/search-index.ts);
  * - search_docs: each aspect's text, joined into the entity's document when one of them changes.
  * Text is `COLLATE "C"`: byte order, SQLite's order.
  */

@@ -1,5 +1,6 @@
-import type pg from 'pg';
-import { PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS } from './postgres-search.js';
+import pg from 'pg';
+import { storeError } from './errors.js';
+import { PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS } from './search-index.js';
 
 /**
  * PostgreSQL schema migrations, applied in order; `schema_migrations` records which have run.
@@ -91,5 +92,18 @@ export async function migratePostgres(pool: pg.Pool): Promise<number> {
     }
   } finally {
     client.release();
+  }
+}
+
+/** Runs the PostgreSQL migrations on a database alone (`urnbase migrate`); returns how many ran. */
+export async function migratePostgresAt(url: string): Promise<number> {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => {});
+  try {
+    return await migratePostgres(pool);
+  } catch (error) {
+    throw storeError(error);
+  } finally {
+    await pool.end();
   }
 }

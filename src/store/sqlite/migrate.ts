@@ -109,7 +109,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    ALTER TABLE latest RENAME TO aspects;
    CREATE UNIQUE INDEX aspects_key ON aspects (urn, aspect);
    CREATE INDEX aspects_by_name ON aspects (aspect, urn);`,
-  // The search index, written in the same transactions as the aspects (see sqlite-index.ts).
+  // The search index, written in the same transactions as the aspects (see search-index.ts).
   `CREATE TABLE search_terms (
      field TEXT NOT NULL,
      value TEXT NOT NULL,

@@ -2,11 +2,11 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { LatestCache } from './latest-cache.js';
-import { Checkpointer } from './sqlite-checkpointer.js';
-import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import { SqliteSearch } from './sqlite-search.js';
-import type { SearchQuery, SearchResult } from './search-types.js';
-import { HISTORY_CHAIN, SqliteWriter, writtenSize } from './sqlite-writer.js';
+import { Checkpointer } from './checkpointer.js';
+import { SQLITE_MIGRATIONS } from './migrate.js';
+import { SqliteSearch } from './search.js';
+import type { SearchQuery, SearchResult } from '../search-types.js';
+import { HISTORY_CHAIN, SqliteWriter, writtenSize } from './writer.js';
 import {
   StaleWriteError,
   type ChangeType,
@@ -17,7 +17,7 @@ import {
   type StoredAspect,
   type SystemMetadata,
   type TokenRecord,
-} from './store.js';
+} from '../store.js';
 
 interface AspectRow {
   urn: string;

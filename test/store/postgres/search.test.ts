@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { PostgresSearch } from '../../src/store/postgres-search.js';
-import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../src/store/search-types.js';
-import { SqliteSearch } from '../../src/store/sqlite-search.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { datasetUrn, enc, V2 } from '../helpers.js';
-import { createSearchDatabase, mirrorIndex, serverAnswers, type TestDatabase } from './postgres-fixture.js';
+import { buildApp } from '../../../src/app.js';
+import { PostgresSearch } from '../../../src/store/postgres/search.js';
+import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../../src/store/search-types.js';
+import { SqliteSearch } from '../../../src/store/sqlite/search.js';
+import { SqliteStore } from '../../../src/store/sqlite/store.js';
+import { datasetUrn, enc, V2 } from '../../helpers.js';
+import { createSearchDatabase, mirrorIndex, serverAnswers, type TestDatabase } from '../postgres-fixture.js';
 
 /**
  * Search on PostgreSQL answers as search on SQLite: one catalog is written through the HTTP app on
