@@ -11,8 +11,6 @@ import { Params, Scope, score, test } from './search-sql.js';
  * URN, (value, URN) for a field, (score, entity id) for relevance.
  */
 
-export { PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS, clearIndex, writeIndex } from './search-index.js';
-
 const FACET_LIMIT = 100;
 
 type Row = { urn: string; value?: string | number | null; id?: string | number };

@@ -30,7 +30,7 @@ describe('SQLite store and the write path', () => {
   it('holds at most 32 MB of JSON in its latest-value cache, however large the aspects written and read', async () => {
     const store = new SqliteStore(join(dir, 'cache-size'));
     const ingest = new Ingest(store, registry);
-    const cacheSize = () => (store as unknown as { cache: { size: number } }).cache.size;
+    const cacheSize = () => (store as unknown as { latest: { cache: { size: number } } }).latest.cache.size;
     const description = 'x'.repeat(1024 * 1024);
     let largest = 0;
     for (let i = 0; i < 80; i++) {
