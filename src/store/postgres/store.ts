@@ -10,8 +10,6 @@ import { PostgresSearch } from './search.js';
 import { PostgresTokens } from './tokens.js';
 import { writeBatch } from './writer.js';
 
-export type PostgresOptions = PoolOptions;
-
 /**
  * The store for several replicas: PostgreSQL through a pg.Pool. The same tables as SQLite's
  * (latest values in `aspects`, earlier ones in `aspect_history`), JSON kept as TEXT. No cache of
@@ -26,7 +24,7 @@ export class PostgresStore implements Store {
   private readonly changeLog: PostgresChangeLog;
   private readonly tokens: PostgresTokens;
 
-  private constructor(readonly url: string, options: PostgresOptions) {
+  private constructor(readonly url: string, options: PoolOptions) {
     this.location = { kind: 'postgres', url };
     this.db = new StorePool(url, options);
     this.reads = new AspectReads(this.db);
@@ -36,7 +34,7 @@ export class PostgresStore implements Store {
   }
 
   /** Opens the pool and runs the schema migrations not yet applied. */
-  static async open(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
+  static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
     const store = new PostgresStore(url, options);
     try {
       await migratePostgres(store.db.pool);
