@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The server tests create their databases on (CI: trust auth on 127.0.0.1:5432). */
+/**
+ * The one PostgreSQL fixture of the tests: every test that needs PostgreSQL creates a database of
+ * its own here and drops it after. URNBASE_TEST_POSTGRES_URL names the server, as the URL of a
+ * database to connect to while creating and dropping the others (CI: trust auth on 127.0.0.1:5432).
+ * (URNBASE_TEST_POSTGRES=1 is another matter: it runs the whole suite on PostgreSQL, see helpers.ts.)
+ */
 export const PG_ADMIN_URL = process.env.URNBASE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 let answered: Promise<boolean> | undefined;

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, parseDatabaseUrl } from '../config.js';
-import { migratePostgresAt } from '../store/postgres-migrate.js';
-import { SqliteStore } from '../store/sqlite.js';
+import { migrateStore } from '../store/open.js';
 
 const USAGE = `usage: urnbase migrate [--database-url URL | --data-dir DIR]
 
@@ -23,14 +22,13 @@ export async function migrateCommand(argv: string[], out: (line: string) => void
   } catch (error) {
     throw new ConfigError(`Invalid database URL ${JSON.stringify(rawUrl)}: ${(error as Error).message}`);
   }
+  const dataDir = values['data-dir'] ?? env.URNBASE_DATA_DIR ?? './data';
   if (url) {
-    const ran = await migratePostgresAt(url);
+    const ran = await migrateStore({ dataDir, databaseUrl: url });
     out(`PostgreSQL schema up to date (${ran} migration${ran === 1 ? '' : 's'} applied)`);
     return 0;
   }
-  const dataDir = values['data-dir'] ?? env.URNBASE_DATA_DIR ?? './data';
-  // Opening the SQLite store runs its migrations.
-  await new SqliteStore(dataDir).close();
+  await migrateStore({ dataDir });
   out(`SQLite schema up to date in ${dataDir}`);
   return 0;
 }

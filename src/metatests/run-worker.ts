@@ -1,9 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCore } from '../core.js';
 import { Registry } from '../registry/registry.js';
-import { PostgresStore } from '../store/postgres.js';
-import { SqliteStore } from '../store/sqlite.js';
-import type { Store } from '../store/store.js';
+import { openStoreAt } from '../store/open.js';
 import { report, type PoolMessage, type RunPlan, type WorkerMessage } from './run-pool.js';
 
 /**
@@ -12,8 +10,7 @@ import { report, type PoolMessage, type RunPlan, type WorkerMessage } from './ru
  */
 const port = parentPort!;
 const plan = workerData as RunPlan;
-const store: Store =
-  plan.location.kind === 'sqlite' ? new SqliteStore(plan.location.dataDir, { checkpoints: false, sync: plan.location.sync }) : await PostgresStore.open(plan.location.url, { poolSize: 2 });
+const store = await openStoreAt(plan.location, { dbPoolSize: 2 });
 const { tests } = buildCore(store, Registry.load());
 
 port.on('message', async (message: PoolMessage) => {

@@ -1,6 +1,12 @@
-import { PostgresStore } from './postgres.js';
-import { SqliteStore } from './sqlite.js';
-import type { Store } from './store.js';
+import { migratePostgresAt } from './postgres/migrate.js';
+import { PostgresStore } from './postgres/store.js';
+import { SqliteStore } from './sqlite/store.js';
+import type { Store, StoreLocation } from './store.js';
+
+/**
+ * The one way into src/store/sqlite/ and src/store/postgres/ from the rest of the code: opening
+ * the configured store, opening it again from a worker thread, and migrating it.
+ */
 
 /** Where the catalog lives: PostgreSQL when a database URL is given, else SQLite in the data dir. */
 export interface StoreOptions {
@@ -18,4 +24,23 @@ export interface StoreOptions {
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) return PostgresStore.open(options.databaseUrl, { timeoutMs: options.dbTimeoutMs, poolSize: options.dbPoolSize });
   return new SqliteStore(options.dataDir, { sync: options.sqliteSync });
+}
+
+/**
+ * Opens, on a worker thread, the store another thread of this process opened (its
+ * Store.location). On SQLite without a checkpointer of its own: the first connection's keeps the
+ * log short for all.
+ */
+export async function openStoreAt(location: StoreLocation, options: { dbPoolSize?: number } = {}): Promise<Store> {
+  if (location.kind === 'postgres') return PostgresStore.open(location.url, { poolSize: options.dbPoolSize });
+  return new SqliteStore(location.dataDir, { checkpoints: false, sync: location.sync });
+}
+
+/** Brings the configured store's schema up to date and closes it (`urnbase migrate`); returns how many migrations ran. */
+export async function migrateStore(options: StoreOptions): Promise<number> {
+  if (options.databaseUrl) return migratePostgresAt(options.databaseUrl);
+  // Opening the SQLite store runs its migrations.
+  const store = new SqliteStore(options.dataDir, { sync: options.sqliteSync });
+  await store.close();
+  return store.migrationsRun;
 }

@@ -58,7 +58,7 @@ describe('server status, API document and unknown routes', () => {
 describe('real faults', () => {
   it('answer 500 with a generic body and the request id, never the internal message', async () => {
     const { buildApp } = await import('../../src/app.js');
-    const { SqliteStore } = await import('../../src/store/sqlite.js');
+    const { SqliteStore } = await import('../../src/store/sqlite/store.js');
     const store = new SqliteStore(':memory:');
     const { app } = await buildApp({ dataDir: ':memory:', logLevel: 'silent', bodyLimit: 1024, store });
     store.getLatest = async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import { bootstrapAdminToken } from '../../src/auth/bootstrap.js';
 import { TokenService } from '../../src/auth/tokens.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/store.js';
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PG_MIGRATIONS } from '../../src/store/postgres-schema.js';
+import { PG_MIGRATIONS } from '../../src/store/postgres/migrate.js';
 import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE } from '../pg.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));

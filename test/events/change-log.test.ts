@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ChangeLogRetention } from '../../src/events/retention.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/store.js';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
 
 const EVENTS = '/openapi/v2/events';

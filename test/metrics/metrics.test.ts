@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newestEvent } from '../../src/metrics/change-log.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite/store.js';
 import type { ChangeEvent } from '../../src/store/store.js';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PostgresStore } from '../../src/store/postgres.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
+import { PostgresStore } from '../../src/store/postgres/store.js';
+import { SqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/store/store.js';
 import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE } from '../pg.js';
 

@@ -5,51 +5,36 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openStore } from '../../src/store/open.js';
 import { testApp } from '../helpers.js';
+import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE, type TestDatabase } from '../pg.js';
 import { datasetUrn, write } from '../search/fixtures.js';
 
 /**
  * The issue's promise: exporting from SQLite and importing into PostgreSQL yields an identical
- * catalog. Runs against the PostgreSQL at 127.0.0.1:5432 in a database of its own, dropped after.
+ * catalog. Runs in a PostgreSQL database of its own (test/pg.ts), dropped after.
  */
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
-const SERVER = process.env.URNBASE_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
 
-const database = `urnbase_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-const url = `${SERVER}/${database}`;
+let database: TestDatabase | undefined;
 
 /** Creates the test's own database; says why not when there is no server or no PostgreSQL store. */
 async function createDatabase(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: `${SERVER}/postgres`, connectionTimeoutMillis: 2000 });
+  if (!(await postgresAvailable())) return PG_SKIP_MESSAGE;
+  database = await createTestDatabase();
   try {
-    await client.connect();
-    await client.query(`CREATE DATABASE ${database}`);
+    await (await openStore({ dataDir: ':memory:', databaseUrl: database.url })).close();
   } catch (error) {
-    return `no PostgreSQL server answers at ${SERVER} (${(error as Error).message})`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  try {
-    await (await openStore({ dataDir: ':memory:', databaseUrl: url })).close();
-  } catch (error) {
-    await dropDatabase();
+    await database.drop();
     return `this build has no PostgreSQL store (${(error as Error).message})`;
   }
   return undefined;
 }
 
-async function dropDatabase(): Promise<void> {
-  const client = new pg.Client({ connectionString: `${SERVER}/postgres` });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await client.end();
-}
-
 const skip = await createDatabase();
 if (skip) console.log(`# skipping the SQLite → PostgreSQL export/import test: ${skip}`);
+const url = database?.url ?? '';
 
 function urnbase(...args: string[]) {
   const env = { ...process.env };
@@ -71,7 +56,7 @@ describe('export from SQLite, import into PostgreSQL', { skip }, () => {
     await t.app.close();
   });
   after(async () => {
-    await dropDatabase();
+    await database?.drop();
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -1,6 +1,8 @@
+import type Database from 'better-sqlite3';
+
 /**
- * SQLite schema migrations, applied in order; PRAGMA user_version records how many have run.
- * Append new steps, never edit old ones.
+ * SQLite's schema: its migrations, applied in order when the store opens (PRAGMA user_version
+ * records how many have run), and the runner that applies them. Append new steps, never edit old ones.
  */
 export const SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE aspects (
@@ -109,7 +111,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    ALTER TABLE latest RENAME TO aspects;
    CREATE UNIQUE INDEX aspects_key ON aspects (urn, aspect);
    CREATE INDEX aspects_by_name ON aspects (aspect, urn);`,
-  // The search index, written in the same transactions as the aspects (see sqlite-index.ts).
+  // The search index, written in the same transactions as the aspects (see search-index.ts).
   `CREATE TABLE search_terms (
      field TEXT NOT NULL,
      value TEXT NOT NULL,
@@ -168,3 +170,15 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    );
    DELETE FROM search_meta WHERE key = 'version';`,
 ];
+
+/** Runs the steps not yet applied, each in a transaction of its own; returns how many ran. */
+export function migrate(db: Database.Database): number {
+  const done = db.pragma('user_version', { simple: true }) as number;
+  for (let i = done; i < SQLITE_MIGRATIONS.length; i++) {
+    db.transaction(() => {
+      db.exec(SQLITE_MIGRATIONS[i]);
+      db.pragma(`user_version = ${i + 1}`);
+    })();
+  }
+  return Math.max(0, SQLITE_MIGRATIONS.length - done);
+}

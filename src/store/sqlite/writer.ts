@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { SqliteIndexWriter } from './sqlite-index.js';
-import { StaleWriteError, type AspectWrite, type ChangeEvent, type CommitBatch } from './store.js';
+import { SqliteIndexWriter } from './search-index.js';
+import { StaleWriteError, type AspectWrite, type ChangeEvent, type CommitBatch } from '../store.js';
 
 const HISTORY_COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by';
 

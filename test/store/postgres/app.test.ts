@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
-import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE, type TestDatabase } from '../pg.js';
+import { datasetUrn, enc, testApp, V2, type TestApp } from '../../helpers.js';
+import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE, type TestDatabase } from '../../pg.js';
 
 const skip = (await postgresAvailable()) ? undefined : PG_SKIP_MESSAGE;
 if (skip) console.log(`# ${skip}`);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { writeIndex } from '../../src/store/postgres-search.js';
-import type { IndexWrite } from '../../src/store/search-types.js';
-import { createSearchDatabase, serverAnswers, type TestDatabase } from './postgres-fixture.js';
+import { writeIndex } from '../../../src/store/postgres/search-index.js';
+import type { IndexWrite } from '../../../src/store/search-types.js';
+import { postgresAvailable, PG_SKIP_MESSAGE } from '../../pg.js';
+import { createSearchDatabase, type SearchDatabase } from './search-mirror.js';
 
 const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,race.orders,PROD)';
 const text = (aspect: string, words: Partial<IndexWrite['text'] & object>): IndexWrite => ({
@@ -18,8 +19,8 @@ const text = (aspect: string, words: Partial<IndexWrite['text'] & object>): Inde
 
 /** The PostgreSQL index under writers in two processes (replicas) at once. */
 describe('PostgreSQL search index, written concurrently', async () => {
-  const available = await serverAnswers();
-  let db: TestDatabase;
+  const available = await postgresAvailable();
+  let db: SearchDatabase;
   before(async () => {
     if (available) db = await createSearchDatabase();
   });
@@ -27,7 +28,7 @@ describe('PostgreSQL search index, written concurrently', async () => {
     if (available) await db.drop();
   });
 
-  it('keeps both texts when two transactions write different aspects of one entity', { skip: available ? false : 'PostgreSQL not reachable: skipping' }, async () => {
+  it('keeps both texts when two transactions write different aspects of one entity', { skip: available ? false : PG_SKIP_MESSAGE }, async () => {
     await writeIndex(db.pool as never, [text('datasetKey', { keywords: 'race orders' })]);
     const [one, two] = [await db.pool.connect(), await db.pool.connect()];
     try {
@@ -53,7 +54,7 @@ describe('PostgreSQL search index, written concurrently', async () => {
   });
 
   // Tag writes to existing datasets, each taking and dropping tags shared with every other writer.
-  it('lets 8 transactions change the counts of the same tags at once without a deadlock, and keeps them exact', { skip: available ? false : 'PostgreSQL not reachable: skipping' }, async () => {
+  it('lets 8 transactions change the counts of the same tags at once without a deadlock, and keeps them exact', { skip: available ? false : PG_SKIP_MESSAGE }, async () => {
     const datasets = Array.from({ length: 32 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,counts.${i},PROD)`);
     const tags = Array.from({ length: 8 }, (_, i) => `urn:li:tag:t${i}`);
     const held = new Map<string, string[]>(datasets.map((d) => [d, []]));

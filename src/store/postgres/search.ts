@@ -1,17 +1,15 @@
 import type pg from 'pg';
-import type { FacetField, Keyset, SearchQuery, SearchResult } from './search-types.js';
-import { Params, Scope, score, test } from './postgres-search-sql.js';
+import type { FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
+import { Params, Scope, score, test } from './search-sql.js';
 
 /**
  * The search index on PostgreSQL: the same conditions and answers as SQLite's (search-types.ts,
- * sqlite-search.ts), over search_entities (tsvector + GIN for full text), the narrow keyword and
- * number tables (pg_trgm for suffixes and substrings) — see postgres-index.ts. Each page is one
+ * sqlite/search.ts), over search_entities (tsvector + GIN for full text), the narrow keyword and
+ * number tables (pg_trgm for suffixes and substrings) — see search-index.ts. Each page is one
  * statement: the planner walks the sort order and probes, or reads the matches and sorts,
  * whichever its statistics say is cheaper. Pages are keyset pages as on SQLite: after the last
  * URN, (value, URN) for a field, (score, entity id) for relevance.
  */
-
-export { PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS, clearIndex, writeIndex } from './postgres-index.js';
 
 const FACET_LIMIT = 100;
 

@@ -1,6 +1,6 @@
-import type { Condition, Keyset, SearchQuery, TextColumn, TextCondition } from './search-types.js';
-import { TEXT_COLUMNS } from './search-types.js';
-import { lower, marks, probe, REMOVED, textExpression, type Param, type Scope } from './sqlite-search-sql.js';
+import type { Condition, Keyset, SearchQuery, TextColumn, TextCondition } from '../search-types.js';
+import { TEXT_COLUMNS } from '../search-types.js';
+import { lower, marks, probe, REMOVED, textExpression, type Param, type Scope } from './search-sql.js';
 
 /**
  * Relevance order on SQLite. Each rank condition (a free word or phrase) scores an entity by the

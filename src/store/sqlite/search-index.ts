@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from './search-types.js';
+import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.js';
 
 /**
  * Writes the search index, inside the transaction that writes the aspects (SqliteWriter calls it):

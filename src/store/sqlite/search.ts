@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { FacetField, Keyset, SearchQuery, SearchResult } from './search-types.js';
-import { MAX_TIER_WORDS, relevancePage } from './sqlite-relevance.js';
-import { fastCountSql, lower, probe, REMOVED, removedCountSql, Scope, set, walkSql, type Node, type Param } from './sqlite-search-sql.js';
+import type { FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
+import { MAX_TIER_WORDS, relevancePage } from './relevance.js';
+import { fastCountSql, lower, probe, REMOVED, removedCountSql, Scope, set, walkSql, type Node, type Param } from './search-sql.js';
 
 /**
- * Answers search queries from the SQLite index (see sqlite-index.ts for what it holds, and
- * sqlite-search-sql.ts for how conditions compile). The total is counted first, from per-value
+ * Answers search queries from the SQLite index (see search-index.ts for what it holds, and
+ * search-sql.ts for how conditions compile). The total is counted first, from per-value
  * counts where the index has them; it decides how the page is found:
  * - few results: they are read whole and sorted;
  * - many: entities are walked in sort order and each is probed, so a page costs about its length

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { documentVector, textQuery, words } from '../../src/store/postgres-text.js';
+import { documentVector, textQuery, words } from '../../../src/store/postgres/text.js';
 
 /**
  * PostgreSQL's full text is tokenised in JavaScript to give FTS5's words (unicode61,

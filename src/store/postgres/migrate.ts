@@ -1,5 +1,79 @@
-import type pg from 'pg';
-import { PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS } from './postgres-search.js';
+import pg from 'pg';
+import { storeError } from './errors.js';
+
+/**
+ * PostgreSQL's schema: its migrations, in PG_MIGRATIONS (the search index's two steps are declared
+ * first because the list refers to them), and the runner that applies them, at start or by
+ * `urnbase migrate`.
+ */
+
+/** Migration 2: the search index's tables (written by search-index.ts). */
+export const PG_SEARCH_SCHEMA = `
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE TABLE search_entities (
+  id    bigserial PRIMARY KEY,
+  urn   text COLLATE "C" NOT NULL UNIQUE,
+  type  text COLLATE "C" NOT NULL,
+  doc   tsvector NOT NULL DEFAULT ''
+);
+CREATE INDEX search_entities_by_type ON search_entities (type, urn);
+CREATE INDEX search_entities_text ON search_entities USING gin (doc);
+CREATE TABLE search_terms (
+  field text COLLATE "C" NOT NULL,
+  value text COLLATE "C" NOT NULL,
+  urn   text COLLATE "C" NOT NULL,
+  PRIMARY KEY (field, value, urn)
+);
+CREATE INDEX search_terms_by_field ON search_terms (field, urn);
+CREATE INDEX search_terms_by_urn ON search_terms (urn);
+-- Suffixes and substrings (LIKE '%…'), of values and of URNs.
+CREATE INDEX search_terms_trigrams ON search_terms USING gin (value gin_trgm_ops);
+CREATE INDEX search_entities_trigrams ON search_entities USING gin (urn gin_trgm_ops);
+CREATE TABLE search_numbers (
+  field text COLLATE "C" NOT NULL,
+  value double precision NOT NULL,
+  urn   text COLLATE "C" NOT NULL,
+  PRIMARY KEY (field, value, urn)
+);
+CREATE INDEX search_numbers_by_field ON search_numbers (field, urn);
+CREATE TABLE search_term_counts (
+  field text COLLATE "C" NOT NULL,
+  type  text COLLATE "C" NOT NULL,
+  value text COLLATE "C" NOT NULL,
+  n     bigint NOT NULL,
+  PRIMARY KEY (field, type, value)
+);
+CREATE TABLE search_number_counts (
+  field text COLLATE "C" NOT NULL,
+  type  text COLLATE "C" NOT NULL,
+  value double precision NOT NULL,
+  n     bigint NOT NULL,
+  PRIMARY KEY (field, type, value)
+);
+CREATE TABLE search_docs (
+  urn            text COLLATE "C" NOT NULL,
+  aspect         text COLLATE "C" NOT NULL,
+  name           text,
+  qualified_name text,
+  description    text,
+  field_paths    text,
+  keywords       text,
+  PRIMARY KEY (urn, aspect)
+);
+`;
+
+/**
+ * Migration 3: the trigram indexes serve suffix and substring matches only. On the columns
+ * themselves they also answer `=` (pg_trgm ≥ 1.4), and with a growing table's stale statistics the
+ * planner probed URNs through them: 7 ms a probe where the unique btree takes microseconds, facets
+ * of a few hundred entities took seconds. On lower(column) no equality can pick them.
+ */
+export const PG_SEARCH_TRIGRAMS = `
+DROP INDEX search_terms_trigrams;
+DROP INDEX search_entities_trigrams;
+CREATE INDEX search_terms_trigrams ON search_terms USING gin (lower(value) gin_trgm_ops);
+CREATE INDEX search_entities_trigrams ON search_entities USING gin (lower(urn) gin_trgm_ops);
+`;
 
 /**
  * PostgreSQL schema migrations, applied in order; `schema_migrations` records which have run.
@@ -91,5 +165,18 @@ export async function migratePostgres(pool: pg.Pool): Promise<number> {
     }
   } finally {
     client.release();
+  }
+}
+
+/** Runs the PostgreSQL migrations on a database alone (`urnbase migrate`); returns how many ran. */
+export async function migratePostgresAt(url: string): Promise<number> {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => {});
+  try {
+    return await migratePostgres(pool);
+  } catch (error) {
+    throw storeError(error);
+  } finally {
+    await pool.end();
   }
 }

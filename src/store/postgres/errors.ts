@@ -1,5 +1,5 @@
-import { StoreUnavailableError } from '../errors.js';
-import { StaleWriteError } from './store.js';
+import { StoreUnavailableError } from '../../errors.js';
+import { StaleWriteError } from '../store.js';
 
 /** Node socket errors and PostgreSQL error classes that mean "the database is not there right now". */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);

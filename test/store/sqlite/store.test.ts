@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { Ingest } from '../../src/ingest/ingest.js';
-import { Registry } from '../../src/registry/registry.js';
-import { SQLITE_MIGRATIONS } from '../../src/store/sqlite-schema.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { StaleWriteError, type StoredAspect } from '../../src/store/store.js';
+import { Ingest } from '../../../src/ingest/ingest.js';
+import { Registry } from '../../../src/registry/registry.js';
+import { SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrate.js';
+import { SqliteStore } from '../../../src/store/sqlite/store.js';
+import { StaleWriteError, type StoredAspect } from '../../../src/store/store.js';
 
 const registry = Registry.load();
 const context = { actor: 'urn:li:corpuser:test', source: 'TEST' };
@@ -30,7 +30,7 @@ describe('SQLite store and the write path', () => {
   it('holds at most 32 MB of JSON in its latest-value cache, however large the aspects written and read', async () => {
     const store = new SqliteStore(join(dir, 'cache-size'));
     const ingest = new Ingest(store, registry);
-    const cacheSize = () => (store as unknown as { cache: { size: number } }).cache.size;
+    const cacheSize = () => (store as unknown as { latest: { cache: { size: number } } }).latest.cache.size;
     const description = 'x'.repeat(1024 * 1024);
     let largest = 0;
     for (let i = 0; i < 80; i++) {

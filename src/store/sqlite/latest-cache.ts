@@ -1,4 +1,4 @@
-import type { StoredAspect } from './store.js';
+import type { StoredAspect } from '../store.js';
 
 /**
  * Latest aspect values this process has read or written (null: known to be absent), so the write

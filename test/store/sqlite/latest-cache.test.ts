@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LatestCache } from '../../src/store/latest-cache.js';
-import type { StoredAspect } from '../../src/store/store.js';
+import { LatestCache } from '../../../src/store/sqlite/latest-cache.js';
+import type { StoredAspect } from '../../../src/store/store.js';
 
 const stored = (urn: string): StoredAspect => ({ urn, aspect: 'datasetProperties', version: 0, value: { name: urn }, systemMetadata: { version: '1' } as StoredAspect['systemMetadata'] });
 

@@ -1,83 +1,16 @@
 import type pg from 'pg';
-import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from './search-types.js';
-import { documentVector, pgText } from './postgres-text.js';
+import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.js';
+import { documentVector, pgText } from './text.js';
 
 /**
  * The search index on PostgreSQL, written inside the transaction that writes the aspects:
  * - search_entities: every indexed entity (its key aspect's entries are indexed), numbered in
- *   creation order (relevance ties) and holding its full-text document (postgres-text.ts);
+ *   creation order (relevance ties) and holding its full-text document (text.ts);
  * - keyword values and numbers: a row per (field, value, urn), changed by difference, with a count
- *   per (field, entity type, value), as on SQLite (sqlite-index.ts);
+ *   per (field, entity type, value), as on SQLite (sqlite/search-index.ts);
  * - search_docs: each aspect's text, joined into the entity's document when one of them changes.
- * Text is `COLLATE "C"`: byte order, SQLite's order.
+ * Text is `COLLATE "C"`: byte order, SQLite's order. The tables are created in migrate.ts.
  */
-
-export const PG_SEARCH_SCHEMA = `
-CREATE EXTENSION IF NOT EXISTS pg_trgm;
-CREATE TABLE search_entities (
-  id    bigserial PRIMARY KEY,
-  urn   text COLLATE "C" NOT NULL UNIQUE,
-  type  text COLLATE "C" NOT NULL,
-  doc   tsvector NOT NULL DEFAULT ''
-);
-CREATE INDEX search_entities_by_type ON search_entities (type, urn);
-CREATE INDEX search_entities_text ON search_entities USING gin (doc);
-CREATE TABLE search_terms (
-  field text COLLATE "C" NOT NULL,
-  value text COLLATE "C" NOT NULL,
-  urn   text COLLATE "C" NOT NULL,
-  PRIMARY KEY (field, value, urn)
-);
-CREATE INDEX search_terms_by_field ON search_terms (field, urn);
-CREATE INDEX search_terms_by_urn ON search_terms (urn);
--- Suffixes and substrings (LIKE '%…'), of values and of URNs.
-CREATE INDEX search_terms_trigrams ON search_terms USING gin (value gin_trgm_ops);
-CREATE INDEX search_entities_trigrams ON search_entities USING gin (urn gin_trgm_ops);
-CREATE TABLE search_numbers (
-  field text COLLATE "C" NOT NULL,
-  value double precision NOT NULL,
-  urn   text COLLATE "C" NOT NULL,
-  PRIMARY KEY (field, value, urn)
-);
-CREATE INDEX search_numbers_by_field ON search_numbers (field, urn);
-CREATE TABLE search_term_counts (
-  field text COLLATE "C" NOT NULL,
-  type  text COLLATE "C" NOT NULL,
-  value text COLLATE "C" NOT NULL,
-  n     bigint NOT NULL,
-  PRIMARY KEY (field, type, value)
-);
-CREATE TABLE search_number_counts (
-  field text COLLATE "C" NOT NULL,
-  type  text COLLATE "C" NOT NULL,
-  value double precision NOT NULL,
-  n     bigint NOT NULL,
-  PRIMARY KEY (field, type, value)
-);
-CREATE TABLE search_docs (
-  urn            text COLLATE "C" NOT NULL,
-  aspect         text COLLATE "C" NOT NULL,
-  name           text,
-  qualified_name text,
-  description    text,
-  field_paths    text,
-  keywords       text,
-  PRIMARY KEY (urn, aspect)
-);
-`;
-
-/**
- * Migration 3: the trigram indexes serve suffix and substring matches only. On the columns
- * themselves they also answer `=` (pg_trgm ≥ 1.4), and with a growing table's stale statistics the
- * planner probed URNs through them: 7 ms a probe where the unique btree takes microseconds, facets
- * of a few hundred entities took seconds. On lower(column) no equality can pick them.
- */
-export const PG_SEARCH_TRIGRAMS = `
-DROP INDEX search_terms_trigrams;
-DROP INDEX search_entities_trigrams;
-CREATE INDEX search_terms_trigrams ON search_terms USING gin (lower(value) gin_trgm_ops);
-CREATE INDEX search_entities_trigrams ON search_entities USING gin (lower(urn) gin_trgm_ops);
-`;
 
 const DOC_COLUMNS: Record<TextColumn, string> = {
   name: 'name',

@@ -11,7 +11,7 @@ export class Checkpointer {
 
   /** `restart` runs on the writing connection when the worker finds the log large and all copied back. */
   constructor(file: string, restart: () => void, intervalMs = 100) {
-    this.worker = new Worker(new URL('./sqlite-checkpoint-worker.js', import.meta.url), { workerData: { file, intervalMs } });
+    this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { file, intervalMs } });
     this.worker.on('message', restart);
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.unref();

@@ -1,4 +1,4 @@
-import { TEXT_COLUMNS, type TextColumn, type TextCondition } from './search-types.js';
+import { TEXT_COLUMNS, type TextColumn, type TextCondition } from '../search-types.js';
 
 /**
  * Full text on PostgreSQL, tokenised here rather than by a text-search configuration, so that

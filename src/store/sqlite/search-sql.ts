@@ -1,4 +1,4 @@
-import { TEXT_COLUMNS, type Condition, type StringOp, type TextColumn } from './search-types.js';
+import { TEXT_COLUMNS, type Condition, type StringOp, type TextColumn } from '../search-types.js';
 
 /**
  * How a search condition becomes SQLite SQL, three ways: the set of URNs it holds for (each URN

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { PostgresSearch } from '../../src/store/postgres-search.js';
-import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../src/store/search-types.js';
-import { SqliteSearch } from '../../src/store/sqlite-search.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { datasetUrn, enc, V2 } from '../helpers.js';
-import { createSearchDatabase, mirrorIndex, serverAnswers, type TestDatabase } from './postgres-fixture.js';
+import { buildApp } from '../../../src/app.js';
+import { PostgresSearch } from '../../../src/store/postgres/search.js';
+import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../../src/store/search-types.js';
+import { SqliteSearch } from '../../../src/store/sqlite/search.js';
+import { SqliteStore } from '../../../src/store/sqlite/store.js';
+import { datasetUrn, enc, V2 } from '../../helpers.js';
+import { postgresAvailable, PG_SKIP_MESSAGE } from '../../pg.js';
+import { createSearchDatabase, mirrorIndex, type SearchDatabase } from './search-mirror.js';
 
 /**
  * Search on PostgreSQL answers as search on SQLite: one catalog is written through the HTTP app on
@@ -20,15 +21,15 @@ import { createSearchDatabase, mirrorIndex, serverAnswers, type TestDatabase } f
  * and deletes.
  */
 
-const up = await serverAnswers();
-if (!up) console.log('# PostgreSQL search tests skipped: no server answers at 127.0.0.1:5432');
+const up = await postgresAvailable();
+if (!up) console.log(`# ${PG_SKIP_MESSAGE}`);
 
-describe('PostgreSQL search agrees with SQLite search', { skip: up ? false : 'no PostgreSQL server answers' }, () => {
+describe('PostgreSQL search agrees with SQLite search', { skip: up ? false : PG_SKIP_MESSAGE }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'urnbase-pgsearch-'));
   const retention = 'urn:li:structuredProperty:pgs.retention';
   const tier = 'urn:li:structuredProperty:pgs.tier';
   const since = 'urn:li:structuredProperty:pgs.since';
-  let database: TestDatabase;
+  let database: SearchDatabase;
   let app: FastifyInstance;
   let db: Database.Database;
   let sqlite: SqliteSearch;

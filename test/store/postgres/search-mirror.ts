@@ -1,41 +1,23 @@
 import pg from 'pg';
-import type { Store } from '../../src/store/store.js';
-import { clearIndex, PG_SEARCH_SCHEMA, writeIndex } from '../../src/store/postgres-search.js';
+import { PG_SEARCH_SCHEMA } from '../../../src/store/postgres/migrate.js';
+import { clearIndex, writeIndex } from '../../../src/store/postgres/search-index.js';
+import type { Store } from '../../../src/store/store.js';
+import { createTestDatabase } from '../../pg.js';
 
 /**
- * A PostgreSQL database of a test's own (created, migrated with the search schema, dropped after),
- * and a store that copies every index write the write path commits into it: the same writes, in
- * the same order, as the SQLite index receives.
+ * A PostgreSQL database of a test's own holding the search index alone (created by test/pg.ts,
+ * dropped after), and a store that copies every index write the write path commits into it: the
+ * same writes, in the same order, as the SQLite index receives.
  */
 
-const SERVER = process.env.URNBASE_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
-
-/** Whether a PostgreSQL server answers (tests skip, saying so, when none does). */
-export async function serverAnswers(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: `${SERVER}/postgres`, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-export interface TestDatabase {
+export interface SearchDatabase {
   pool: pg.Pool;
   drop(): Promise<void>;
 }
 
-export async function createSearchDatabase(): Promise<TestDatabase> {
-  const name = `urnbase_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: `${SERVER}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: `${SERVER}/${name}`, max: 4 });
+export async function createSearchDatabase(): Promise<SearchDatabase> {
+  const database = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
   // The drop ends any connection still open; that is expected, not a failure.
   pool.on('error', () => undefined);
   await pool.query(PG_SEARCH_SCHEMA);
@@ -43,10 +25,7 @@ export async function createSearchDatabase(): Promise<TestDatabase> {
     pool,
     async drop() {
       await pool.end();
-      const client = new pg.Client({ connectionString: `${SERVER}/postgres` });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await database.drop();
     },
   };
 }

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { buildApp } from '../../src/app.js';
-import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../src/store/search-types.js';
-import { SqliteSearch } from '../../src/store/sqlite-search.js';
-import { SqliteStore } from '../../src/store/sqlite.js';
-import { datasetUrn, enc, V2 } from '../helpers.js';
+import { buildApp } from '../../../src/app.js';
+import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../../src/store/search-types.js';
+import { SqliteSearch } from '../../../src/store/sqlite/search.js';
+import { SqliteStore } from '../../../src/store/sqlite/store.js';
+import { datasetUrn, enc, V2 } from '../../helpers.js';
 
 /**
  * The SQLite search has two ways to find a page: read the whole result and sort it (few results),

@@ -1,6 +1,6 @@
-import type { Condition, StringOp, TextCondition } from './search-types.js';
-import { TEXT_COLUMNS, type TextColumn } from './search-types.js';
-import { pgText, textQuery } from './postgres-text.js';
+import type { Condition, StringOp, TextCondition } from '../search-types.js';
+import { TEXT_COLUMNS, type TextColumn } from '../search-types.js';
+import { pgText, textQuery } from './text.js';
 
 /**
  * How a search condition becomes PostgreSQL SQL: a test of the entity row `e` of search_entities
@@ -90,7 +90,7 @@ const PLACES: ReadonlyArray<{ columns: readonly TextColumn[]; weight: number }> 
   { columns: ['keywords'], weight: 2 },
 ];
 
-/** SQL scoring the entity `e` by the rank conditions (see sqlite-relevance.ts): summed best places. */
+/** SQL scoring the entity `e` by the rank conditions (see sqlite/relevance.ts): summed best places. */
 export function score(rank: readonly TextCondition[], p: Params, e = 'e'): string {
   const scores = rank.map((r) => {
     const within = r.columns ?? TEXT_COLUMNS;

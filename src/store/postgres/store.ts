@@ -1,0 +1,132 @@
+import type { SearchQuery, SearchResult } from '../search-types.js';
+import type { CommitBatch, LoggedEvent, Store, StoredAspect, StoreLocation, TokenRecord } from '../store.js';
+import { PostgresChangeLog } from './change-log.js';
+import { storeError } from './errors.js';
+import { migratePostgres } from './migrate.js';
+import { StorePool, type PoolOptions } from './pool.js';
+import { AspectReads } from './aspect-reads.js';
+import { clearIndex } from './search-index.js';
+import { PostgresSearch } from './search.js';
+import { PostgresTokens } from './tokens.js';
+import { writeBatch } from './writer.js';
+
+/**
+ * The store for several replicas: PostgreSQL through a pg.Pool. The same tables as SQLite's
+ * (latest values in `aspects`, earlier ones in `aspect_history`), JSON kept as TEXT. No cache of
+ * latest values: other replicas write the same database. This class opens the pool (running the
+ * migrations) and composes the parts: reads, commits (writer.ts), search, change log, tokens.
+ */
+export class PostgresStore implements Store {
+  readonly location: StoreLocation;
+  private readonly db: StorePool;
+  private readonly reads: AspectReads;
+  private readonly searcher: PostgresSearch;
+  private readonly changeLog: PostgresChangeLog;
+  private readonly tokens: PostgresTokens;
+
+  private constructor(readonly url: string, options: PoolOptions) {
+    this.location = { kind: 'postgres', url };
+    this.db = new StorePool(url, options);
+    this.reads = new AspectReads(this.db);
+    this.searcher = new PostgresSearch(this.db.pool);
+    this.changeLog = new PostgresChangeLog(this.db);
+    this.tokens = new PostgresTokens(this.db);
+  }
+
+  /** Opens the pool and runs the schema migrations not yet applied. */
+  static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
+    const store = new PostgresStore(url, options);
+    try {
+      await migratePostgres(store.db.pool);
+    } catch (error) {
+      await store.db.end();
+      throw storeError(error);
+    }
+    return store;
+  }
+
+  getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return this.reads.getLatestMany([urn], aspects);
+  }
+
+  getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return this.reads.getLatestMany(urns, aspects);
+  }
+
+  getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    return this.reads.getVersion(urn, aspect, version);
+  }
+
+  scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {
+    return this.reads.scanAspect(aspect, after, limit);
+  }
+
+  listUrns(keyAspect: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.reads.listUrns(keyAspect, after, limit);
+  }
+
+  getLatestRange(entityType: string, after: string | undefined, last: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return this.reads.getLatestRange(entityType, after, last, aspects);
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    try {
+      return await this.searcher.search(query);
+    } catch (error) {
+      throw storeError(error);
+    }
+  }
+
+  async searchIndexVersion(): Promise<number> {
+    const rows = await this.db.rows<{ value: string }>(`SELECT value FROM search_meta WHERE key = 'version'`);
+    return Number(rows[0]?.value ?? 0);
+  }
+
+  async clearSearchIndex(): Promise<void> {
+    await this.db.transaction(async (client) => {
+      await clearIndex(client);
+      await client.query(`DELETE FROM search_meta WHERE key = 'version'`);
+    });
+  }
+
+  async setSearchIndexVersion(version: number): Promise<void> {
+    await this.db.rows(`INSERT INTO search_meta (key, value) VALUES ('version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [String(version)]);
+  }
+
+  readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
+    return this.changeLog.readEvents(after, limit);
+  }
+
+  pruneEvents(before: number): Promise<number> {
+    return this.changeLog.pruneEvents(before);
+  }
+
+  insertToken(token: TokenRecord): Promise<void> {
+    return this.tokens.insertToken(token);
+  }
+
+  listTokens(): Promise<TokenRecord[]> {
+    return this.tokens.listTokens();
+  }
+
+  tokenByHash(hash: string): Promise<TokenRecord | undefined> {
+    return this.tokens.tokenByHash(hash);
+  }
+
+  revokeToken(id: string, at: number): Promise<boolean> {
+    return this.tokens.revokeToken(id, at);
+  }
+
+  touchToken(id: string, at: number): Promise<void> {
+    return this.tokens.touchToken(id, at);
+  }
+
+  /** The whole batch in one transaction, or nothing. */
+  commit(batch: CommitBatch): Promise<void> {
+    return this.db.transaction((client) => writeBatch(client, batch));
+  }
+
+  close(): Promise<void> {
+    return this.db.end();
+  }
+}

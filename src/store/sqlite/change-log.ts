@@ -1,0 +1,35 @@
+import type Database from 'better-sqlite3';
+import { EVENT_COLUMNS, toEvent, type EventRow } from '../rows.js';
+import type { LoggedEvent } from '../store.js';
+
+const PRUNE_CHUNK = 5000;
+
+/** Reads and prunes SQLite's change log (SqliteWriter appends to it, in the commit's transaction). */
+export class SqliteChangeLog {
+  private readonly stmt;
+
+  constructor(db: Database.Database) {
+    this.stmt = {
+      events: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log WHERE sequence > ? ORDER BY sequence LIMIT ?`),
+      // Creation times follow sequence order: what goes is the log's oldest stretch.
+      firstKept: db.prepare<[number], number>(`SELECT sequence FROM change_log WHERE created_on >= ? ORDER BY sequence LIMIT 1`).pluck(),
+      // A chunk at a time, so a large prune never holds the write lock for long.
+      pruneChunk: db.prepare<[number]>(`DELETE FROM change_log WHERE sequence < ? AND sequence < (SELECT min(sequence) FROM change_log) + ${PRUNE_CHUNK}`),
+    };
+  }
+
+  async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
+    return this.stmt.events.all(after, limit).map(toEvent);
+  }
+
+  async pruneEvents(before: number): Promise<number> {
+    const first = this.stmt.firstKept.get(before) ?? Number.MAX_SAFE_INTEGER;
+    let pruned = 0;
+    for (;;) {
+      const { changes } = this.stmt.pruneChunk.run(first);
+      pruned += changes;
+      if (changes === 0) return pruned;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { SearchQuery, SearchResult } from '../search-types.js';
+import type { CommitBatch, LoggedEvent, StoreLocation, Store, StoredAspect, TokenRecord } from '../store.js';
+import { AspectReads } from './aspect-reads.js';
+import { CachedReads } from './cached-reads.js';
+import { SqliteChangeLog } from './change-log.js';
+import { Checkpointer } from './checkpointer.js';
+import { GroupCommit } from './group-commit.js';
+import { migrate } from './migrate.js';
+import { SqliteSearch } from './search.js';
+import { SqliteTokens } from './tokens.js';
+import { SqliteWriter } from './writer.js';
+
+/**
+ * The embedded store: one SQLite file in WAL mode, driven synchronously by better-sqlite3 (WAL
+ * checkpoints run on a thread of their own). Latest values live in `aspects`, earlier ones in
+ * `aspect_history`. This class opens the file and composes the parts: reads (through the
+ * latest-value cache), group commit over SqliteWriter, search, change log, tokens.
+ */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly reads: AspectReads;
+  private readonly latest: CachedReads;
+  private readonly commits: GroupCommit;
+  private readonly searcher: SqliteSearch;
+  private readonly changeLog: SqliteChangeLog;
+  private readonly tokens: SqliteTokens;
+  private readonly searchMeta;
+  private readonly checkpointer?: Checkpointer;
+
+  readonly location?: StoreLocation;
+  /** How many schema migrations opening the store ran. */
+  readonly migrationsRun: number;
+
+  /**
+   * Opens (creating if needed) `<dataDir>/urnbase.db`; `:memory:` gives a private in-memory store.
+   * A second connection of the same process (a worker thread's) passes `checkpoints: false`: the
+   * first one's checkpointer keeps the log short for all.
+   */
+  constructor(dataDir: string, options: { checkpoints?: boolean; sync?: 'normal' | 'full' } = {}) {
+    const file = dataDir === ':memory:' ? undefined : join(dataDir, 'urnbase.db');
+    if (file) this.location = { kind: 'sqlite', dataDir, sync: options.sync ?? 'normal' };
+    if (file) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // A new catalog file (token hashes included) is owner-only even in a data dir the operator made
+    // with looser rights; SQLite gives its -wal and -shm files the same mode. An existing file is left as it is.
+    if (file && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    this.db = new Database(file ?? ':memory:');
+    // NORMAL in WAL mode: a commit survives a process crash; only a power loss can drop the last
+    // ones. FULL syncs the log at every commit, so a power loss drops nothing acknowledged either.
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma('busy_timeout = 5000');
+    this.migrationsRun = migrate(this.db);
+    if (file) {
+      this.db.pragma('wal_autocheckpoint = 0');
+      if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file, () => this.restartLog());
+    }
+    this.reads = new AspectReads(this.db);
+    this.latest = new CachedReads(this.db, this.reads);
+    this.commits = new GroupCommit(new SqliteWriter(this.db), this.latest);
+    this.searcher = new SqliteSearch(this.db);
+    this.changeLog = new SqliteChangeLog(this.db);
+    this.tokens = new SqliteTokens(this.db);
+    this.searchMeta = {
+      version: this.db.prepare<[], string>(`SELECT value FROM search_meta WHERE key = 'version'`).pluck(),
+      setVersion: this.db.prepare<[string]>(`INSERT OR REPLACE INTO search_meta (key, value) VALUES ('version', ?)`),
+    };
+  }
+
+  async getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return this.latest.getLatestMany([urn], aspects);
+  }
+
+  async getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return this.latest.getLatestMany(urns, aspects);
+  }
+
+  async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    if (version === 0) return this.latest.getLatestMany([urn], [aspect])[0];
+    return this.reads.version(urn, aspect, version);
+  }
+
+  async scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {
+    return this.reads.scanAspect(aspect, after, limit);
+  }
+
+  async listUrns(keyAspect: string, after: string | undefined, limit: number): Promise<string[]> {
+    return this.reads.listUrns(keyAspect, after, limit);
+  }
+
+  async getLatestRange(entityType: string, after: string | undefined, last: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return this.reads.range(entityType, after, last, aspects);
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    return this.searcher.search(query);
+  }
+
+  async searchIndexVersion(): Promise<number> {
+    return Number(this.searchMeta.version.get() ?? 0);
+  }
+
+  async clearSearchIndex(): Promise<void> {
+    this.db.exec(`DELETE FROM search_terms; DELETE FROM search_numbers; DELETE FROM search_term_counts; DELETE FROM search_number_counts;
+      DELETE FROM search_docs; INSERT INTO search_text (search_text) VALUES ('delete-all'); DELETE FROM search_meta WHERE key = 'version';`);
+  }
+
+  async setSearchIndexVersion(version: number): Promise<void> {
+    this.searchMeta.setVersion.run(String(version));
+  }
+
+  readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
+    return this.changeLog.readEvents(after, limit);
+  }
+
+  pruneEvents(before: number): Promise<number> {
+    return this.changeLog.pruneEvents(before);
+  }
+
+  insertToken(token: TokenRecord): Promise<void> {
+    return this.tokens.insertToken(token);
+  }
+
+  listTokens(): Promise<TokenRecord[]> {
+    return this.tokens.listTokens();
+  }
+
+  tokenByHash(hash: string): Promise<TokenRecord | undefined> {
+    return this.tokens.tokenByHash(hash);
+  }
+
+  revokeToken(id: string, at: number): Promise<boolean> {
+    return this.tokens.revokeToken(id, at);
+  }
+
+  touchToken(id: string, at: number): Promise<void> {
+    return this.tokens.touchToken(id, at);
+  }
+
+  /** Settles after the commit of the group the batch joins (see GroupCommit). */
+  commit(batch: CommitBatch): Promise<void> {
+    return this.commits.commit(batch);
+  }
+
+  /**
+   * Starts the write-ahead log over (it was all copied back already, so this is quick). Runs
+   * between commits of this, the writing connection; a reader still in an old snapshot (a
+   * worker thread's) makes it wait a moment or give up until the next time.
+   */
+  private restartLog(): void {
+    try {
+      this.db.pragma('wal_checkpoint(RESTART)');
+    } catch {
+      // busy: the checkpointer will ask again
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.checkpointer?.stop();
+    if (this.checkpointer) this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.close();
+  }
+}
