@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { aspectList } from '../params.js';
-import { foundEntities, scrollBody, searchQuerySchema, searchRequest, type SearchQueryParams } from '../search.js';
+import { foundEntities, scrollBody, scrollSchema, searchQuerySchema, searchRequest, type SearchQueryParams } from '../search.js';
 import { entityJson } from './shapes.js';
 
 const READ = { permission: 'read' } as const;
@@ -66,21 +66,4 @@ export function searchRoutesV2(app: FastifyInstance, { search, reader }: Service
       };
     },
   );
-}
-
-/** The schema of the POST scroll routes (v2 and v3 take the same parameters and body). */
-export function scrollSchema(tags: string[], summary: string) {
-  return {
-    tags,
-    summary,
-    querystring: { type: 'object', properties: searchQuerySchema },
-    body: {
-      type: 'object',
-      description:
-        '{entities?: [type…] (default all), aspects?: [name…] (absent: URNs only; []: all), ' +
-        'filter?: {and: [{criteria: [{field, condition, values, negated?}]}]} (groups OR\'ed, criteria AND\'ed), ' +
-        'sortCriteria?: [{field, order}], facets?: [field…]}',
-    },
-    response: { 400: error },
-  };
 }
