@@ -9,7 +9,7 @@ import { SearchIndexer } from './search/indexer.js';
 import { SearchService } from './search/service.js';
 import type { Registry } from './registry/registry.js';
 import type { ChangeEvent, Store } from './store/store.js';
-import { structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
+import { propertyLookup, structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
 
 /** The catalog's services without HTTP: the read path, the write path with its plugins, metadata tests. */
 export interface Core {
@@ -46,6 +46,6 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const workers = options.testsWorkers ?? 0;
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
-  const search = new SearchService(registry, fields, reader, store);
+  const search = new SearchService(registry, fields, propertyLookup(reader), store);
   return { registry, store, indexer, reader, ingest, tests, search, forget };
 }

@@ -3,32 +3,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { can, ROLES, type Permission } from '../auth/roles.js';
 import { errorSchema, ref, type Answer, type Answers, type JsonSchema } from './answers.js';
-import { testShapes } from './gms/test.js';
-import { VERSION, statusShapes } from './status.js';
-import { eventShapes } from './v2/events.js';
-import { searchShapes } from './v2/search.js';
-import { entityShapes } from './v2/shapes.js';
-import { tokenShapes } from './v2/tokens.js';
-import { scrollShapesV3 } from './v3/scroll.js';
+import { VERSION } from './status.js';
 
 // @fastify/swagger's type of a named schema: OpenAPI's, whose `type` is a union of names.
 type SwaggerComponents = NonNullable<NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components']>;
 type SchemaObject = Exclude<NonNullable<SwaggerComponents['schemas']>[string], { $ref: string }>;
-
-/**
- * The document's named schemas: the shared error body and the shapes of the answers. They are
- * plain JSON Schema literals (`type: string`, not OpenAPI's union of names); redocly checks them.
- */
-const SCHEMAS = {
-  Error: errorSchema,
-  ...entityShapes,
-  ...searchShapes,
-  ...scrollShapesV3,
-  ...tokenShapes,
-  ...eventShapes,
-  ...testShapes,
-  ...statusShapes,
-} as Record<string, SchemaObject>;
 
 /**
  * The OpenAPI 3 document of every route, built from the route schemas, at /openapi/v3/api-docs,
@@ -36,7 +15,7 @@ const SCHEMAS = {
  * Responses come from each route's `schema.answers` (documentation only, see answers.ts) plus
  * what routes share, derived here: refusals of a body, and of a token by the auth hook.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, shapes: Record<string, JsonSchema>): Promise<void> {
   await app.register(swagger, {
     exposeHeadRoutes: true,
     openapi: {
@@ -57,7 +36,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             description: 'An access token (`urnbase token create`, or createAccessToken). Not needed when the server runs with --auth false',
           },
         },
-        schemas: SCHEMAS,
+        // The shared error body, and the shapes of the answers (from the route modules, via app.ts).
+        schemas: { Error: errorSchema, ...shapes } as Record<string, SchemaObject>,
       },
       security: [{ bearer: [] }],
     },

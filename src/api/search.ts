@@ -36,6 +36,25 @@ export const searchQuerySchema = {
   systemMetadata: bool('Include systemMetadata in each aspect'),
 };
 
+const errorSchema = { type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' } } };
+
+/** The schema of the POST scroll routes (v2 and v3 take the same parameters and body). */
+export function scrollSchema(tags: string[], summary: string) {
+  return {
+    tags,
+    summary,
+    querystring: { type: 'object', properties: searchQuerySchema },
+    body: {
+      type: 'object',
+      description:
+        '{entities?: [type…] (default all), aspects?: [name…] (absent: URNs only; []: all), ' +
+        'filter?: {and: [{criteria: [{field, condition, values, negated?}]}]} (groups OR\'ed, criteria AND\'ed), ' +
+        'sortCriteria?: [{field, order}], facets?: [field…]}',
+    },
+    response: { 400: errorSchema },
+  };
+}
+
 /** The body of POST …/entity/scroll. */
 export interface ScrollBody {
   entities?: string[];

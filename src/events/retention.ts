@@ -1,5 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../store/store.js';
+
+/** Where pruning reports (app.ts passes Fastify's logger). */
+export interface RetentionLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
 
 const HOUR = 3_600_000;
 
@@ -13,7 +18,7 @@ export class ChangeLogRetention {
   constructor(
     private readonly store: Store,
     private readonly retentionMs: number,
-    private readonly log?: FastifyBaseLogger,
+    private readonly log?: RetentionLog,
   ) {}
 
   async start(): Promise<void> {

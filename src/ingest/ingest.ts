@@ -1,23 +1,16 @@
 import { ConflictError, PreconditionError, ValidationError } from '../errors.js';
 import { jsonEqual } from '../json.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
-import {
-  StaleWriteError,
-  type AspectWrite,
-  type AuditStamp,
-  type ChangeEvent,
-  type ChangeType,
-  type Store,
-  type SystemMetadata,
-} from '../store/store.js';
+import type { SearchIndexer } from '../search/indexer.js';
+import { StaleWriteError, type ChangeEvent, type Store } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
-import type { IndexedChange, SearchIndexer } from '../search/indexer.js';
 import { BatchState } from './batch-state.js';
 import { defaultAspects } from './defaults.js';
 import { KeyedLock } from './locks.js';
 import { applyPatch } from './patch.js';
+import { PendingCommit, type ChangedEntity } from './pending-commit.js';
 import type { AspectPlugins, ProposedChange, ValidationContext } from './plugins.js';
-import type { AppliedChange, ClientSystemMetadata, Proposal, WriteContext } from './proposal.js';
+import type { AppliedChange, Proposal, WriteContext } from './proposal.js';
 
 interface ResolvedProposal {
   proposal: Proposal;
@@ -28,18 +21,30 @@ interface ResolvedProposal {
   ifVersionMatch?: number;
 }
 
+/** What one attempt at a request works with. */
+interface Attempt {
+  state: BatchState;
+  lookups: ValidationContext;
+  pending: PendingCommit;
+  /** The request's proposals; side effects append theirs while they are worked through. */
+  items: ResolvedProposal[];
+  /** The aspects the request itself writes (urn NUL aspect): a new entity's defaults leave them alone. */
+  requested: ReadonlySet<string>;
+}
+
 // Optimistic concurrency between processes: a commit that lost a race is recomputed from fresh
 // state, after a short random pause so that contenders spread out.
 const MAX_ATTEMPTS = 20;
 
-/**
- * THE write path. Every mutation arrives here as proposals and runs, in order: URN and registry
- * checks, patch application, aspect mutators, schema validation, aspect validators, preconditions,
- * then one transaction that writes aspects and change-log events together.
- */
 /** Told about every committed batch of changes (after the commit, never inside it). */
 export type CommitListener = (events: readonly ChangeEvent[], context: WriteContext) => void;
 
+/**
+ * THE write path. Every mutation arrives here as proposals, and each runs, in order: URN and
+ * registry checks (resolve), preconditions, patch application and aspect mutators (valueToWrite),
+ * key and schema validation (checkSchema), aspect validators (validate), entity creation, side
+ * effects (expand); then one transaction writes aspects, index rows and change-log events together.
+ */
 export class Ingest {
   private readonly locks = new KeyedLock();
   private readonly listeners: CommitListener[] = [];
@@ -95,129 +100,48 @@ export class Ingest {
     return { proposal, urn, entity, aspect, key, ifVersionMatch };
   }
 
+  /**
+   * One try at the whole request. Each proposal, side effects' included, runs the stages in
+   * apply(); then everything is committed in ONE transaction. A lost race (StaleWriteError) sends
+   * ingest() round again, from fresh state.
+   */
   private async attempt(initial: readonly ResolvedProposal[], context: WriteContext): Promise<AppliedChange[]> {
     const state = new BatchState(this.store);
-    const lookups = state.context(context.actor);
     const items = [...initial];
     await this.loadFor(state, items);
-    const now = Date.now();
-    const stamp: AuditStamp = { time: now, actor: context.actor };
-    const writes: AspectWrite[] = [];
-    const events: ChangeEvent[] = [];
+    const run: Attempt = {
+      state,
+      lookups: state.context(context.actor),
+      pending: new PendingCommit(state, context, Date.now(), this.indexer),
+      items,
+      requested: new Set(items.map((i) => aspectKey(i.urn.text, i.aspect.name))),
+    };
     const results: AppliedChange[] = [];
-    const writtenByBatch = new Set(items.map((i) => `${i.urn.text}\u0000${i.aspect.name}`));
-    // Each aspect's value as stored and as this request leaves it: what the search index must follow.
-    const indexed = new Map<string, IndexedChange>();
-    const track = (item: ResolvedProposal, aspect: string, before: unknown, after: unknown) => {
-      if (!this.indexer?.indexes(item.entity, aspect)) return;
-      const key = `${item.urn.text}\u0000${aspect}`;
-      const known = indexed.get(key);
-      if (known) known.after = after;
-      else indexed.set(key, { urn: item.urn.text, entity: item.entity, aspect, before, after });
-    };
-
-    const put = (item: ResolvedProposal, aspect: string, value: unknown, changeType: ChangeType, given?: ClientSystemMetadata): AppliedChange => {
-      const aspects = state.aspects(item.urn.text);
-      const current = aspects.get(aspect);
-      const base = { urn: item.urn.text, entityType: item.entity.name, aspect };
-      if (current && jsonEqual(current.value, value)) {
-        const systemMetadata: SystemMetadata = {
-          ...current.systemMetadata,
-          lastObserved: given?.lastObserved ?? now,
-          ...(given?.runId !== undefined ? { runId: given.runId } : {}),
-        };
-        writes.push({ kind: 'touch', urn: item.urn.text, aspect, systemMetadata, expectedVersion: current.version });
-        aspects.set(aspect, { ...current, systemMetadata });
-        return { ...base, value, systemMetadata, changed: false };
-      }
-      const version = (current?.version ?? 0) + 1;
-      const systemMetadata: SystemMetadata = {
-        version: String(version),
-        lastObserved: given?.lastObserved ?? now,
-        ...(given?.runId !== undefined ? { runId: given.runId } : {}),
-        properties: { ...given?.properties, eventSource: context.source },
-        aspectCreated: current?.systemMetadata.aspectCreated ?? stamp,
-        aspectModified: stamp,
-      };
-      writes.push({ kind: 'put', ...base, value, systemMetadata, expectedVersion: current?.version ?? 0 });
-      track(item, aspect, current?.value, value);
-      events.push({ ...base, changeType, created: stamp, value, previousValue: current?.value ?? null, systemMetadata });
-      aspects.set(aspect, { value, systemMetadata, version });
-      return { ...base, value, systemMetadata, changed: true };
-    };
-
-    const remove = (item: ResolvedProposal, aspect: string): boolean => {
-      const aspects = state.aspects(item.urn.text);
-      const current = aspects.get(aspect);
-      if (!current) return false;
-      writes.push({ kind: 'remove', urn: item.urn.text, aspect, expectedVersion: current.version });
-      track(item, aspect, current.value, undefined);
-      events.push({
-        urn: item.urn.text,
-        entityType: item.entity.name,
-        aspect,
-        changeType: 'DELETE',
-        created: stamp,
-        value: null,
-        previousValue: current.value,
-        systemMetadata: null,
-      });
-      aspects.delete(aspect);
-      return true;
-    };
-
     // Side effects may append proposals while we go; they run in this same transaction.
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const { proposal, urn, entity, aspect } = item;
-      const aspects = state.aspects(urn.text);
-      const current = aspects.get(aspect.name);
-      const entityExists = aspects.has(entity.keyAspect.name);
-      this.checkPreconditions(item, current?.version, entityExists);
-
-      if (proposal.changeType === 'DELETE') {
-        const change = this.change(item, current?.value, undefined);
-        await this.validate(change, lookups);
-        // Deleting the key aspect deletes the whole entity.
-        const names = aspect === entity.keyAspect ? [...aspects.keys()] : [aspect.name];
-        const changed = names.map((name) => remove(item, name)).some(Boolean);
-        results.push({ urn: urn.text, entityType: entity.name, aspect: aspect.name, value: undefined, changed });
-        if (changed) await this.expand(change, lookups, state, items);
-        continue;
-      }
-
-      let value =
-        proposal.changeType === 'PATCH'
-          ? applyPatch(current?.value ?? structuredClone(aspect.template), proposal.patch!)
-          : proposal.value;
-      for (const plugin of this.plugins.get(aspect.name) ?? []) {
-        if (plugin.mutate) value = await plugin.mutate(this.change(item, current?.value, value), lookups);
-      }
-      if (aspect === entity.keyAspect && !jsonEqual(value, item.key)) {
-        throw new ValidationError(`Key aspect ${aspect.name} does not match the URN ${urn.text}`);
-      }
-      this.registry.validate(aspect, value);
-      const change = this.change(item, current?.value, value);
-      await this.validate(change, lookups);
-
-      if (!entityExists) {
-        const defaults = defaultAspects(entity, item.key);
-        await state.load([urn.text], defaults.map(([name]) => name));
-        put(item, entity.keyAspect.name, item.key, 'UPSERT');
-        for (const [name, defaultValue] of defaults) {
-          if (!aspects.has(name) && !writtenByBatch.has(`${urn.text}\u0000${name}`)) put(item, name, defaultValue, 'UPSERT');
-        }
-      }
-      results.push(put(item, aspect.name, value, proposal.changeType, proposal.systemMetadata));
-      await this.expand(change, lookups, state, items);
-    }
-
-    const index = this.indexer ? await this.indexer.writes([...indexed.values()], lookups, this.store) : [];
-    await this.store.commit({ writes, events, index });
-    if (events.length > 0) for (const listener of this.listeners) listener(events, context);
+    for (let i = 0; i < items.length; i++) results.push(await this.apply(items[i], run));
+    await this.commit(run, context);
     return results.slice(0, initial.length);
   }
 
+  /** One proposal's stages, in order, ending in its changes to the pending commit. */
+  private async apply(item: ResolvedProposal, run: Attempt): Promise<AppliedChange> {
+    const aspects = run.state.aspects(item.urn.text);
+    const current = aspects.get(item.aspect.name);
+    const entityExists = aspects.has(item.entity.keyAspect.name);
+    this.checkPreconditions(item, current?.version, entityExists);
+    if (item.proposal.changeType === 'DELETE') return this.delete(item, current?.value, run);
+
+    const value = await this.valueToWrite(item, current?.value, run.lookups);
+    this.checkSchema(item, value);
+    const change = this.change(item, current?.value, value);
+    await this.validate(change, run.lookups);
+    if (!entityExists) await this.createEntity(item, run);
+    const result = run.pending.put(changed(item), item.aspect.name, value, item.proposal.changeType, item.proposal.systemMetadata);
+    await this.expand(change, run);
+    return result;
+  }
+
+  /** If-Version-Match, CREATE and CREATE_ENTITY, against the state as the request leaves it so far. */
   private checkPreconditions(item: ResolvedProposal, currentVersion: number | undefined, entityExists: boolean): void {
     const { proposal, urn, aspect } = item;
     if (item.ifVersionMatch !== undefined) {
@@ -236,8 +160,35 @@ export class Ingest {
     }
   }
 
-  private change(item: ResolvedProposal, previous: unknown, value: unknown): ProposedChange {
-    return { urn: item.urn, entity: item.entity, aspect: item.aspect, changeType: item.proposal.changeType, previous, value };
+  /** A DELETE: validated, then removed. Deleting the key aspect deletes the whole entity. */
+  private async delete(item: ResolvedProposal, previous: unknown, run: Attempt): Promise<AppliedChange> {
+    const { urn, entity, aspect } = item;
+    const change = this.change(item, previous, undefined);
+    await this.validate(change, run.lookups);
+    const names = aspect === entity.keyAspect ? [...run.state.aspects(urn.text).keys()] : [aspect.name];
+    const removed = names.map((name) => run.pending.remove(changed(item), name)).some(Boolean);
+    if (removed) await this.expand(change, run);
+    return { urn: urn.text, entityType: entity.name, aspect: aspect.name, value: undefined, changed: removed };
+  }
+
+  /** Patch application, then the aspect's mutators: the value the proposal will write. */
+  private async valueToWrite(item: ResolvedProposal, previous: unknown, lookups: ValidationContext): Promise<unknown> {
+    let value =
+      item.proposal.changeType === 'PATCH'
+        ? applyPatch(previous ?? structuredClone(item.aspect.template), item.proposal.patch!)
+        : item.proposal.value;
+    for (const plugin of this.plugins.get(item.aspect.name) ?? []) {
+      if (plugin.mutate) value = await plugin.mutate(this.change(item, previous, value), lookups);
+    }
+    return value;
+  }
+
+  /** A key aspect must match its URN, and every value its aspect's JSON Schema. */
+  private checkSchema(item: ResolvedProposal, value: unknown): void {
+    if (item.aspect === item.entity.keyAspect && !jsonEqual(value, item.key)) {
+      throw new ValidationError(`Key aspect ${item.aspect.name} does not match the URN ${item.urn.text}`);
+    }
+    this.registry.validate(item.aspect, value);
   }
 
   /** Runs the aspect's validators; the first error rejects the whole request. */
@@ -249,15 +200,34 @@ export class Ingest {
     }
   }
 
+  /** A new entity gets its key aspect, and the default aspects the request does not write itself. */
+  private async createEntity(item: ResolvedProposal, run: Attempt): Promise<void> {
+    const urn = item.urn.text;
+    const defaults = defaultAspects(item.entity, item.key);
+    await run.state.load([urn], defaults.map(([name]) => name));
+    run.pending.put(changed(item), item.entity.keyAspect.name, item.key, 'UPSERT');
+    const aspects = run.state.aspects(urn);
+    for (const [name, value] of defaults) {
+      if (!aspects.has(name) && !run.requested.has(aspectKey(urn, name))) run.pending.put(changed(item), name, value, 'UPSERT');
+    }
+  }
+
   /** Appends the proposals that the change's side effects imply, with their state loaded. */
-  private async expand(change: ProposedChange, lookups: ValidationContext, state: BatchState, items: ResolvedProposal[]): Promise<void> {
+  private async expand(change: ProposedChange, run: Attempt): Promise<void> {
     const added: ResolvedProposal[] = [];
     for (const plugin of this.plugins.get(change.aspect.name) ?? []) {
-      if (plugin.sideEffects) added.push(...(await plugin.sideEffects(change, lookups)).map((p) => this.resolve(p)));
+      if (plugin.sideEffects) added.push(...(await plugin.sideEffects(change, run.lookups)).map((p) => this.resolve(p)));
     }
     if (added.length === 0) return;
-    await this.loadFor(state, added);
-    items.push(...added);
+    await this.loadFor(run.state, added);
+    run.items.push(...added);
+  }
+
+  /** ONE transaction: aspect rows, search index rows and change-log events; then the listeners hear of it. */
+  private async commit(run: Attempt, context: WriteContext): Promise<void> {
+    await this.store.commit(await run.pending.batchFor(run.lookups, this.store));
+    const { events } = run.pending;
+    if (events.length > 0) for (const listener of this.listeners) listener(events, context);
   }
 
   /** Loads what the proposals touch: their aspects and keys (everything for entity deletes). */
@@ -268,4 +238,16 @@ export class Ingest {
     for (const item of items) names.add(item.aspect.name).add(item.entity.keyAspect.name);
     await state.load([...new Set(items.map((i) => i.urn.text))], [...names]);
   }
+
+  private change(item: ResolvedProposal, previous: unknown, value: unknown): ProposedChange {
+    return { urn: item.urn, entity: item.entity, aspect: item.aspect, changeType: item.proposal.changeType, previous, value };
+  }
+}
+
+function aspectKey(urn: string, aspect: string): string {
+  return `${urn}\u0000${aspect}`;
+}
+
+function changed(item: ResolvedProposal): ChangedEntity {
+  return { urn: item.urn.text, entity: item.entity };
 }

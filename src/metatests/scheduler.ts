@@ -3,7 +3,8 @@ import type { Registry } from '../registry/registry.js';
 import type { ChangeEvent } from '../store/store.js';
 import { parseUrn } from '../urn/urn.js';
 import { SYSTEM_ACTOR } from './actions.js';
-import { MetadataTests, TEST_SOURCE } from './service.js';
+import { TEST_SOURCE } from './push.js';
+import type { MetadataTests } from './service.js';
 
 export interface SchedulerLog {
   info(obj: object, msg: string): void;

@@ -1,5 +1,4 @@
 import { NotFoundError } from '../errors.js';
-import type { AppliedChange } from '../ingest/proposal.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
 import type { Store, StoredAspect, SystemMetadata } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
@@ -21,6 +20,14 @@ export interface EntityView {
  * Returns the value to show; undefined hides the aspect.
  */
 export type ReadFilter = (urn: Urn, value: unknown) => unknown | Promise<unknown>;
+
+/** What present() needs of a change the write path applied. */
+export interface WrittenValue {
+  urn: string;
+  aspect: string;
+  /** Undefined when the change deleted the aspect. */
+  value: unknown;
+}
 
 export interface EntityPage {
   entities: EntityView[];
@@ -159,8 +166,11 @@ export class Reader {
     return { entities, last: more ? page[page.length - 1] : undefined };
   }
 
-  /** Values just written, shown the way reads show them (read-time filters applied). */
-  async present(changes: readonly AppliedChange[]): Promise<AppliedChange[]> {
+  /**
+   * Values just written, shown the way reads show them (read-time filters applied). Generic over
+   * the write path's outcome type (ingest's AppliedChange), which sits in a layer above this one.
+   */
+  async present<C extends WrittenValue>(changes: readonly C[]): Promise<C[]> {
     return Promise.all(
       changes.map(async (change) =>
         change.value === undefined || !this.filters.has(change.aspect)

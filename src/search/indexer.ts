@@ -1,4 +1,3 @@
-import type { ValidationContext } from '../ingest/plugins.js';
 import type { EntitySpec, Registry } from '../registry/registry.js';
 import type { IndexWrite } from '../store/search-types.js';
 import type { Store } from '../store/store.js';
@@ -13,6 +12,14 @@ export interface IndexedChange {
   aspect: string;
   before: unknown;
   after: unknown;
+}
+
+/**
+ * The request's view of latest values (earlier changes of the same request visible). The write
+ * path's ValidationContext is one; declared here because search sits below ingest.
+ */
+export interface RequestValues {
+  getMany(urns: readonly string[], aspect: string): Promise<Map<string, unknown>>;
 }
 
 const SCAN_PAGE = 500;
@@ -40,7 +47,7 @@ export class SearchIndexer {
    * (they were indexed under those, and a cascade may be deleting a definition in this request);
    * the new ones by the definitions as the request leaves them.
    */
-  async writes(changes: readonly IndexedChange[], context: ValidationContext, store: Store): Promise<IndexWrite[]> {
+  async writes(changes: readonly IndexedChange[], context: RequestValues, store: Store): Promise<IndexWrite[]> {
     const stored: ValueTypes = async (urns) => {
       const rows = await store.getLatestMany(urns, ['propertyDefinition']);
       const types = new Map(rows.map((r) => [r.urn, (r.value as { valueType?: string }).valueType]));

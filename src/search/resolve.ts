@@ -1,7 +1,5 @@
 import { ValidationError } from '../errors.js';
-import type { Reader } from '../read/read.js';
 import type { Condition, CompareOp, FacetField, StringOp, TextColumn } from '../store/search-types.js';
-import { isSoftDeleted, type PropertyDefinition } from '../structured/model.js';
 import { HAS } from './documents.js';
 import type { SearchField, SearchFields } from './fields.js';
 
@@ -25,6 +23,18 @@ interface Property {
   single: boolean;
 }
 
+/** A structured property's definition as a search field needs it. */
+export interface SearchableProperty extends Property {
+  softDeleted: boolean;
+}
+
+/**
+ * Finds the structured property a field name means (`structuredProperties.<name>`); undefined when
+ * none is defined. Structured properties are a layer above search, so search declares what it
+ * needs and structured/ answers it (wired in core.ts).
+ */
+export type PropertyLookup = (name: string) => Promise<SearchableProperty | undefined>;
+
 const NUMBER_TYPE = 'urn:li:dataType:datahub.number';
 const DATE_TYPE = 'urn:li:dataType:datahub.date';
 const PROPERTY_PREFIX = 'structuredProperties.';
@@ -37,7 +47,7 @@ export class FieldResolver {
 
   constructor(
     private readonly fields: SearchFields,
-    private readonly reader: Reader,
+    private readonly lookup: PropertyLookup,
   ) {}
 
   /** The condition for a match on a named field. */
@@ -77,31 +87,14 @@ export class FieldResolver {
     return field.name;
   }
 
-  /**
-   * A structured property by qualified name, or by DataHub's form with `_` for `.`
-   * (`io_acryl_privacy`). A soft-deleted one may not be searched on.
-   */
+  /** A structured property by the name a field uses; an unknown or soft-deleted one may not be searched on. */
   private async property(name: string): Promise<Property> {
     const known = this.properties.get(name);
     if (known) return known;
-    const aspects = new Set(['propertyDefinition', 'status']);
-    let urn = `urn:li:structuredProperty:${name}`;
-    let found = (await this.reader.getEntities([urn], aspects)).get(urn);
-    if (!found?.aspects.has('propertyDefinition') && name.includes('_')) {
-      // The `.`/`_` collision rule keeps the underscore form unique among live properties.
-      for await (const row of this.reader.scan('propertyDefinition')) {
-        if ((row.value as PropertyDefinition).qualifiedName.replace(/\./g, '_') !== name) continue;
-        const candidate = (await this.reader.getEntities([row.urn], aspects)).get(row.urn);
-        if (!found || !isSoftDeleted(candidate?.aspects.get('status')?.value)) {
-          found = candidate;
-          urn = row.urn;
-        }
-      }
-    }
-    const definition = found?.aspects.get('propertyDefinition')?.value as PropertyDefinition | undefined;
-    if (!definition) throw new ValidationError(`Unknown structured property ${PROPERTY_PREFIX}${name}`);
-    if (isSoftDeleted(found?.aspects.get('status')?.value)) throw new ValidationError(`Cannot filter on deleted Structured Property [${urn}]`);
-    const property = { urn, valueType: definition.valueType, single: (definition.cardinality ?? 'SINGLE') === 'SINGLE' };
+    const found = await this.lookup(name);
+    if (!found) throw new ValidationError(`Unknown structured property ${PROPERTY_PREFIX}${name}`);
+    if (found.softDeleted) throw new ValidationError(`Cannot filter on deleted Structured Property [${found.urn}]`);
+    const property = { urn: found.urn, valueType: found.valueType, single: found.single };
     this.properties.set(name, property);
     return property;
   }

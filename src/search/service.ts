@@ -1,12 +1,11 @@
 import { ValidationError } from '../errors.js';
 import type { EntitySpec, Registry } from '../registry/registry.js';
-import type { Reader } from '../read/read.js';
 import type { Condition, SearchResult, SortOrder } from '../store/search-types.js';
 import type { Store } from '../store/store.js';
 import { filterCondition, queryConditions } from './criteria.js';
 import type { SearchFields } from './fields.js';
 import { parseQuery } from './query-string.js';
-import { FieldResolver } from './resolve.js';
+import { FieldResolver, type PropertyLookup } from './resolve.js';
 import { decodeScrollId, encodeScrollId } from './scroll.js';
 
 export interface SearchRequest {
@@ -36,13 +35,13 @@ export class SearchService {
   constructor(
     private readonly registry: Registry,
     private readonly fields: SearchFields,
-    private readonly reader: Reader,
+    private readonly properties: PropertyLookup,
     private readonly store: Store,
   ) {}
 
   async search(request: SearchRequest): Promise<SearchPage> {
     const types = this.types(request.types);
-    const resolver = new FieldResolver(this.fields, this.reader);
+    const resolver = new FieldResolver(this.fields, this.properties);
     const query = await queryConditions(parseQuery(request.query ?? '*'), resolver);
     const filter = await filterCondition(request.filter, resolver);
     const all = [...query.conditions, ...(filter.kind === 'all' ? [] : [filter])];

@@ -7,6 +7,7 @@ import { hardDeleteRules, hideSoftDeletedValues } from './lifecycle.js';
 import { settingsRules } from './settings.js';
 
 export { assertFilterable } from './lifecycle.js';
+export { propertyLookup } from './search-lookup.js';
 
 /** Structured properties' rules for the write path, by aspect name. */
 export function structuredPropertyPlugins(): Map<string, AspectPlugin[]> {

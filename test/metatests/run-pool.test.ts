@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { SYSTEM_ACTOR } from '../../src/metatests/actions.js';
-import type { RunSummary } from '../../src/metatests/service.js';
+import type { RunSummary } from '../../src/metatests/catalog-runs.js';
 import { datasetUrn, enc, V2 } from '../helpers.js';
 
 /**

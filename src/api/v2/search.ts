@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ref, SEARCH_REFUSAL } from '../answers.js';
 import type { Services } from '../../services.js';
 import { aspectList } from '../params.js';
-import { foundEntities, scrollBody, searchQuerySchema, searchRequest, type SearchQueryParams } from '../search.js';
+import { foundEntities, scrollBody, scrollSchema, searchQuerySchema, searchRequest, type SearchQueryParams } from '../search.js';
 import { entityJson } from './shapes.js';
 
 const READ = { permission: 'read' } as const;
@@ -77,24 +77,6 @@ export function searchRoutesV2(app: FastifyInstance, { search, reader }: Service
     },
   );
 }
-
-/** The schema of the POST scroll routes (v2 and v3 take the same parameters and body). */
-export function scrollSchema(tags: string[], summary: string) {
-  return {
-    tags,
-    summary,
-    querystring: { type: 'object', properties: searchQuerySchema },
-    body: {
-      type: 'object',
-      description:
-        '{entities?: [type…] (default all), aspects?: [name…] (absent: URNs only; []: all), ' +
-        'filter?: {and: [{criteria: [{field, condition, values, negated?}]}]} (groups OR\'ed, criteria AND\'ed), ' +
-        'sortCriteria?: [{field, order}], facets?: [field…]}',
-    },
-    response: { 400: error },
-  };
-}
-
 /** The shapes of these answers, as named schemas of the API document. */
 export const searchShapes = {
   Facet: {

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ref, SEARCH_REFUSAL } from '../answers.js';
 import type { Services } from '../../services.js';
-import { foundEntities, scrollBody, searchRequest, type SearchQueryParams } from '../search.js';
-import { scrollSchema } from '../v2/search.js';
+import { foundEntities, scrollBody, scrollSchema, searchRequest, type SearchQueryParams } from '../search.js';
 
 /** `POST /openapi/v3/entity/scroll`, in DataHub's v3 shape: `{scrollId, entities: [{urn, <aspect>: {value}}], totalCount, facets}`. */
 export function scrollRoutesV3(app: FastifyInstance, { search, reader }: Services): void {

@@ -1,0 +1,104 @@
+import { jsonEqual } from '../json.js';
+import type { EntitySpec } from '../registry/registry.js';
+import type { IndexedChange, RequestValues, SearchIndexer } from '../search/indexer.js';
+import type { AspectWrite, AuditStamp, ChangeEvent, ChangeType, CommitBatch, Store, SystemMetadata } from '../store/store.js';
+import type { BatchState } from './batch-state.js';
+import type { AppliedChange, ClientSystemMetadata, WriteContext } from './proposal.js';
+
+/** The entity an aspect change is made to. */
+export interface ChangedEntity {
+  urn: string;
+  entity: EntitySpec;
+}
+
+/**
+ * What a request's one transaction will write: the aspect rows and their change-log events, and
+ * the aspects whose search index entries must follow. Each change also updates the batch state,
+ * so the request's later proposals see it.
+ */
+export class PendingCommit {
+  private readonly writes: AspectWrite[] = [];
+  readonly events: ChangeEvent[] = [];
+  /** Each indexed aspect's value as stored and as this request leaves it. */
+  private readonly indexed = new Map<string, IndexedChange>();
+  private readonly stamp: AuditStamp;
+
+  constructor(
+    private readonly state: BatchState,
+    private readonly context: WriteContext,
+    private readonly now: number,
+    /** Without one, writes leave the search index alone. */
+    private readonly indexer?: SearchIndexer,
+  ) {
+    this.stamp = { time: now, actor: context.actor };
+  }
+
+  /**
+   * Writes a value. The same value as stored only touches its system metadata (lastObserved,
+   * runId): no new version, no event, nothing to index.
+   */
+  put({ urn, entity }: ChangedEntity, aspect: string, value: unknown, changeType: ChangeType, given?: ClientSystemMetadata): AppliedChange {
+    const aspects = this.state.aspects(urn);
+    const current = aspects.get(aspect);
+    const base = { urn, entityType: entity.name, aspect };
+    if (current && jsonEqual(current.value, value)) {
+      const systemMetadata: SystemMetadata = {
+        ...current.systemMetadata,
+        lastObserved: given?.lastObserved ?? this.now,
+        ...(given?.runId !== undefined ? { runId: given.runId } : {}),
+      };
+      this.writes.push({ kind: 'touch', urn, aspect, systemMetadata, expectedVersion: current.version });
+      aspects.set(aspect, { ...current, systemMetadata });
+      return { ...base, value, systemMetadata, changed: false };
+    }
+    const version = (current?.version ?? 0) + 1;
+    const systemMetadata: SystemMetadata = {
+      version: String(version),
+      lastObserved: given?.lastObserved ?? this.now,
+      ...(given?.runId !== undefined ? { runId: given.runId } : {}),
+      properties: { ...given?.properties, eventSource: this.context.source },
+      aspectCreated: current?.systemMetadata.aspectCreated ?? this.stamp,
+      aspectModified: this.stamp,
+    };
+    this.writes.push({ kind: 'put', ...base, value, systemMetadata, expectedVersion: current?.version ?? 0 });
+    this.track({ urn, entity }, aspect, current?.value, value);
+    this.events.push({ ...base, changeType, created: this.stamp, value, previousValue: current?.value ?? null, systemMetadata });
+    aspects.set(aspect, { value, systemMetadata, version });
+    return { ...base, value, systemMetadata, changed: true };
+  }
+
+  /** Deletes an aspect; false when it was absent. */
+  remove({ urn, entity }: ChangedEntity, aspect: string): boolean {
+    const aspects = this.state.aspects(urn);
+    const current = aspects.get(aspect);
+    if (!current) return false;
+    this.writes.push({ kind: 'remove', urn, aspect, expectedVersion: current.version });
+    this.track({ urn, entity }, aspect, current.value, undefined);
+    this.events.push({
+      urn,
+      entityType: entity.name,
+      aspect,
+      changeType: 'DELETE',
+      created: this.stamp,
+      value: null,
+      previousValue: current.value,
+      systemMetadata: null,
+    });
+    aspects.delete(aspect);
+    return true;
+  }
+
+  /** The whole batch, with the index writes of the changes (typed by the definitions as `lookups` see them). */
+  async batchFor(lookups: RequestValues, store: Store): Promise<CommitBatch> {
+    const index = this.indexer ? await this.indexer.writes([...this.indexed.values()], lookups, store) : [];
+    return { writes: this.writes, events: this.events, index };
+  }
+
+  private track({ urn, entity }: ChangedEntity, aspect: string, before: unknown, after: unknown): void {
+    if (!this.indexer?.indexes(entity, aspect)) return;
+    const key = `${urn}\u0000${aspect}`;
+    const known = this.indexed.get(key);
+    if (known) known.after = after;
+    else this.indexed.set(key, { urn, entity, aspect, before, after });
+  }
+}
