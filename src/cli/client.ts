@@ -81,7 +81,7 @@ export interface ApiResponse {
 }
 
 export class ApiClient {
-  constructor(private readonly options: ClientOptions) {}
+  constructor(readonly options: ClientOptions) {}
 
   async request(method: string, path: string, body?: unknown): Promise<ApiResponse> {
     const headers: Record<string, string> = { accept: 'application/json' };

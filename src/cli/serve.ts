@@ -25,13 +25,13 @@ export const SERVE = {
 } as const satisfies CommandSpec;
 
 /**
- * `urnbase serve`. Resolves once the server listens; `stderr` gets the start banner. Help goes to
- * `stdout` and nothing is served.
+ * `urnbase serve`. Resolves to undefined once the server listens (the process lives on); `stderr`
+ * gets the start banner. Asked for help, it prints the usage on `stdout` and resolves to 0.
  */
-export async function serveCommand(argv: string[], stdout: (text: string) => void, stderr: (line: string) => void): Promise<void> {
+export async function serveCommand(argv: string[], stdout: (text: string) => void, stderr: (line: string) => void): Promise<0 | undefined> {
   if (wantsHelp(SERVE.options, argv)) {
     stdout(usage(SERVE));
-    return;
+    return 0;
   }
   let config;
   try {
@@ -55,6 +55,7 @@ export async function serveCommand(argv: string[], stdout: (text: string) => voi
     fileExists: existsSync(tokenFile),
   });
   for (const line of lines) stderr(line);
+  return undefined;
 }
 
 export interface BannerFacts {
