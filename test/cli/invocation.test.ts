@@ -31,6 +31,12 @@ describe('invoking the CLI as documented', () => {
     assert.equal(run.stderr, "urnbase: Unknown option '--bogus'; try urnbase token list --help\n");
   });
 
+  it('npm start -- <flags> passes them to serve', () => {
+    const run = spawnSync('npm', ['start', '--silent', '--', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^usage: urnbase serve \[options\]\n/);
+  });
+
   it('node dist/src/main.js and the bin itself answer the same', () => {
     const viaNode = spawnSync(process.execPath, [BIN, 'serve', '--help'], { encoding: 'utf8' });
     const direct = spawnSync(BIN, ['serve', '--help'], { encoding: 'utf8' });

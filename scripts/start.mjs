@@ -1,6 +1,8 @@
-// `npm start` builds first, but only when something changed since the last build: `tsc -b`
-// alone costs about 0.35 s even when it has nothing to do (loading the compiler), a look at the
-// sources' modification times about 0.01 s. Plain JavaScript: it runs before anything is built.
+// `npm start`: builds, but only when something changed since the last build, then runs the CLI
+// (`serve` and npm start's arguments) in this same process. `tsc -b` alone costs about 0.35 s even
+// when it has nothing to do (loading the compiler), a look at the sources' modification times
+// about 0.01 s, and a second Node process another 0.1 s. Plain JavaScript: it runs before
+// anything is built.
 //
 // Stale when the build stamp or the bin is missing, or any file or directory under the compiled
 // roots (a directory's time changes when a file in it is added, removed or renamed), tsconfig.json
@@ -9,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const STAMP = 'dist/tsconfig.tsbuildinfo';
 const BIN = 'dist/src/main.js';
@@ -37,3 +40,6 @@ if (stale) {
   }
   utimesSync(STAMP, started, started);
 }
+
+// The CLI reads its arguments from process.argv after the script, as if started as dist/src/main.js.
+if (process.argv.length > 2) await import(pathToFileURL(join(process.cwd(), BIN)).href);
