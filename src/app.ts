@@ -48,7 +48,7 @@ export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
   };
 
 /** The composition root: store, registry, services, HTTP server. */
-export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services; createdAdminTokenFile?: string }> {
   const registry = Registry.load();
   // Every store call the app makes is timed; /metrics reads the figures.
   const metrics = new Metrics();
@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerErrorHandlers(app);
   // Auth is the caller's choice here (tests, embedding); `urnbase serve` turns it on by default.
   const auth = options.auth ?? false;
-  if (auth && !options.adminToken) await bootstrapAdminToken(tokens, options.dataDir, app.log);
+  const createdAdminTokenFile = auth && !options.adminToken ? await bootstrapAdminToken(tokens, options.dataDir, app.log) : undefined;
   registerAuth(app, tokens, new FailedAuthLimiter(options.authFailureLimit), auth);
   // The answers' named shapes, from the route modules that answer with them.
   await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...tokenShapes, ...eventShapes, ...testShapes });
@@ -117,5 +117,5 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   tokenRoutes(app, tokens);
   eventRoutes(app, changeLog);
   await app.ready();
-  return { app, services };
+  return { app, services, createdAdminTokenFile };
 }

@@ -39,30 +39,39 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Every option: flag name, environment variable, default, and how to read it. */
+/**
+ * Every option of `serve`: flag name, environment variable, default, how to read it, and its line
+ * in `urnbase serve --help` (the value's name and what it does).
+ */
 const OPTIONS = {
-  port: { env: 'URNBASE_PORT', default: '8080', parse: parsePort },
-  host: { env: 'URNBASE_HOST', default: '127.0.0.1', parse: parseHost },
-  'data-dir': { env: 'URNBASE_DATA_DIR', default: './data', parse: parseNonEmpty },
-  'database-url': { env: 'URNBASE_DATABASE_URL', default: '', parse: parseDatabaseUrl },
-  'db-timeout': { env: 'URNBASE_DB_TIMEOUT', default: '10s', parse: parseTimeout },
-  'db-pool': { env: 'URNBASE_DB_POOL', default: '10', parse: parsePoolSize },
-  'sqlite-sync': { env: 'URNBASE_SQLITE_SYNC', default: 'normal', parse: parseSqliteSync },
-  'log-level': { env: 'URNBASE_LOG_LEVEL', default: 'info', parse: parseLogLevel },
-  'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize },
-  'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration },
-  'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean },
-  'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers },
-  auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean },
-  'events-retention': { env: 'URNBASE_EVENTS_RETENTION', default: '30d', parse: parseRetention },
-  'shutdown-grace': { env: 'URNBASE_SHUTDOWN_GRACE', default: '10s', parse: parseDuration },
+  port: { env: 'URNBASE_PORT', default: '8080', parse: parsePort, value: 'PORT', help: 'TCP port, 0-65535 (0: any free port)' },
+  host: { env: 'URNBASE_HOST', default: '127.0.0.1', parse: parseHost, value: 'HOST', help: 'address to listen on (0.0.0.0: every interface)' },
+  'data-dir': { env: 'URNBASE_DATA_DIR', default: './data', parse: parseNonEmpty, value: 'DIR', help: 'where the SQLite catalog urnbase.db and admin.token live' },
+  'database-url': { env: 'URNBASE_DATABASE_URL', default: '', parse: parseDatabaseUrl, value: 'URL', help: 'PostgreSQL instead of SQLite (postgres://... or postgresql://...)' },
+  'db-timeout': { env: 'URNBASE_DB_TIMEOUT', default: '10s', parse: parseTimeout, value: 'DURATION', help: 'PostgreSQL query and connection-acquire timeout' },
+  'db-pool': { env: 'URNBASE_DB_POOL', default: '10', parse: parsePoolSize, value: 'N', help: 'PostgreSQL connections per process, 1-1000' },
+  'sqlite-sync': { env: 'URNBASE_SQLITE_SYNC', default: 'normal', parse: parseSqliteSync, value: 'MODE', help: 'normal (survives a process crash) or full (also a power loss)' },
+  'log-level': { env: 'URNBASE_LOG_LEVEL', default: 'info', parse: parseLogLevel, value: 'LEVEL', help: 'fatal, error, warn, info, debug, trace or silent (JSON lines on stdout)' },
+  'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize, value: 'SIZE', help: 'largest request body (1048576, 512kb, 16mb)' },
+  'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration, value: 'DURATION', help: 'how often scheduled metadata tests run (0: never)' },
+  'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean, value: 'BOOL', help: "re-evaluate an entity's metadata tests after it changes" },
+  'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers, value: 'N', help: 'worker threads for catalog-wide test runs: auto or 0-64' },
+  auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean, value: 'BOOL', help: 'require bearer tokens (false: anyone may read and write)' },
+  'events-retention': { env: 'URNBASE_EVENTS_RETENTION', default: '30d', parse: parseRetention, value: 'DURATION', help: 'how long change-log events are kept (0: forever)' },
+  'shutdown-grace': { env: 'URNBASE_SHUTDOWN_GRACE', default: '10s', parse: parseDuration, value: 'DURATION', help: 'on SIGTERM/SIGINT, how long in-flight requests may still run' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
 
-export const OPTION_HELP: ReadonlyArray<{ flag: string; env: string; default: string }> = Object.entries(OPTIONS).map(
-  ([name, o]) => ({ flag: `--${name}`, env: o.env, default: o.default }),
+/** The serve options as `urnbase serve --help` shows them (the parser below reads the same table). */
+export const SERVE_OPTIONS: ReadonlyArray<{ name: string; env: string; default: string; value: string; help: string }> = Object.entries(OPTIONS).map(
+  ([name, o]) => ({ name, env: o.env, default: o.default, value: o.value, help: o.help }),
 );
+
+/** A parseArgs error as one short line: its first sentence, without Node's hint on positionals. */
+export function parseArgsMessage(error: unknown): string {
+  return (error as Error).message.split('\n')[0].split('. ')[0].replace(/\.$/, '');
+}
 
 /** Flags win over environment variables, which win over defaults. Throws ConfigError (one line). */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Config {
@@ -71,7 +80,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const options = Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' as const }]));
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string>;
   } catch (error) {
-    throw new ConfigError((error as Error).message.split('\n')[0]);
+    throw new ConfigError(parseArgsMessage(error));
   }
   const read = <N extends OptionName>(name: N): ReturnType<(typeof OPTIONS)[N]['parse']> => {
     const option = OPTIONS[name];

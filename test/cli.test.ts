@@ -15,7 +15,7 @@ describe('urnbase serve', () => {
   it('stops with a one-line error and exit code 2 on a bad option', () => {
     const run = spawnSync(process.execPath, [MAIN, 'serve', '--port', 'nope'], { encoding: 'utf8' });
     assert.equal(run.status, 2);
-    assert.equal(run.stderr, 'urnbase: Invalid --port "nope": expected a port number from 0 to 65535\n');
+    assert.equal(run.stderr, 'urnbase: Invalid --port "nope": expected a port number from 0 to 65535; try urnbase serve --help\n');
   });
 
   it('stops with exit code 2 on an unknown command', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, parseArgsMessage, SERVE_OPTIONS } from '../src/config.js';
 
 describe('configuration', () => {
   it('has defaults: port 8080, host 127.0.0.1, data dir ./data', () => {
@@ -148,5 +148,19 @@ describe('configuration', () => {
       () => loadConfig(['--prot', '1'], {}),
       (e: unknown) => e instanceof ConfigError && /Unknown option '--prot'/.test(e.message) && !e.message.includes('\n'),
     );
+  });
+
+  it('accepts every option serve --help lists, each at its listed default', () => {
+    assert.equal(SERVE_OPTIONS.length, 15);
+    for (const option of SERVE_OPTIONS) {
+      assert.doesNotThrow(() => loadConfig([`--${option.name}`, option.default], {}), `--${option.name} ${option.default}`);
+      assert.match(option.env, /^URNBASE_[A-Z_]+$/);
+      assert.ok(option.value && option.help, option.name);
+    }
+  });
+
+  it("keeps parseArgs' messages to their first sentence", () => {
+    assert.throws(() => loadConfig(['now'], {}), { name: 'ConfigError', message: "Unexpected argument 'now'" });
+    assert.equal(parseArgsMessage(new Error("Option '--name' argument is ambiguous.\nDid you forget …")), "Option '--name' argument is ambiguous");
   });
 });

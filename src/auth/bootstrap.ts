@@ -10,13 +10,13 @@ export interface BootstrapLog {
 /**
  * The first start of a secured catalog creates an admin token and writes it to
  * `<data-dir>/admin.token` (mode 0600, in a data dir created 0700); the log names the file, never
- * the token.
+ * the token. Gives the file when it wrote one (the start banner says so).
  */
-export async function bootstrapAdminToken(tokens: TokenService, dataDir: string, log: BootstrapLog): Promise<void> {
-  if (await tokens.any()) return;
+export async function bootstrapAdminToken(tokens: TokenService, dataDir: string, log: BootstrapLog): Promise<string | undefined> {
+  if (await tokens.any()) return undefined;
   if (dataDir === ':memory:') {
     log.warn({}, 'no access token exists and an in-memory catalog has no data dir to write one to: set URNBASE_ADMIN_TOKEN');
-    return;
+    return undefined;
   }
   // On PostgreSQL nothing else creates the data dir.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -33,4 +33,5 @@ export async function bootstrapAdminToken(tokens: TokenService, dataDir: string,
     closeSync(fd);
   }
   log.info({ file }, 'created the first admin token; read it from this file');
+  return file;
 }

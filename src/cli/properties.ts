@@ -1,40 +1,45 @@
-import { parseArgs } from 'node:util';
-import { ConfigError } from '../config.js';
 import type { PropertyDefinition } from '../structured/model.js';
 import { propertiesFromYaml } from '../structured/yaml.js';
-import { ApiClient, errorMessage, fromYamlFile, upsertAspect } from './client.js';
+import { ApiClient, CLIENT_OPTIONS, clientFor, errorMessage, fromYamlFile, upsertAspect } from './client.js';
+import { groupUsage, parseOrHelp, subcommand, type CommandSpec } from './command.js';
 import { jsonEqual } from '../json.js';
 
-const USAGE = `usage: urnbase properties upsert -f <file.yaml> [--url URL] [--token TOKEN]
-       urnbase properties list [--url URL] [--token TOKEN]
+export const PROPERTIES_UPSERT = {
+  name: 'properties upsert',
+  summary: 'Creates or updates structured property definitions from a YAML file, through the HTTP API.',
+  options: { file: { type: 'string', short: 'f', value: 'FILE', required: true, help: 'the YAML file' }, ...CLIENT_OPTIONS },
+  notes: [
+    "The file is in DataHub's `datahub properties upsert` format.",
+    'Prints created, updated, unchanged or the error per property; exit code 1 if any failed.',
+  ],
+} as const satisfies CommandSpec;
 
---url defaults to $URNBASE_URL or http://127.0.0.1:8080; --token to $URNBASE_TOKEN.`;
+export const PROPERTIES_LIST = {
+  name: 'properties list',
+  summary: 'Lists structured property definitions (URN, type, cardinality, entity types, soft deletion) through the HTTP API.',
+  options: CLIENT_OPTIONS,
+} as const satisfies CommandSpec;
+
+export const PROPERTIES_COMMANDS: readonly CommandSpec[] = [PROPERTIES_UPSERT, PROPERTIES_LIST];
 
 const BASE = '/openapi/v2/entity/structuredProperty';
 
 /** `urnbase properties …`: manage structured property definitions through the HTTP API. */
 export async function propertiesCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const [sub, ...rest] = argv;
-  let values: { file?: string; url?: string; token?: string };
-  try {
-    values = parseArgs({
-      args: rest,
-      options: { file: { type: 'string', short: 'f' }, url: { type: 'string' }, token: { type: 'string' } },
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new ConfigError((error as Error).message.split('\n')[0]);
+  const spec = subcommand('properties', PROPERTIES_COMMANDS, sub);
+  if (spec === 'help') {
+    out(groupUsage('properties', PROPERTIES_COMMANDS));
+    return 0;
   }
-  const client = new ApiClient({
-    url: values.url ?? process.env.URNBASE_URL ?? 'http://127.0.0.1:8080',
-    token: values.token ?? process.env.URNBASE_TOKEN,
-  });
-  if (sub === 'upsert') {
-    if (!values.file) throw new ConfigError('properties upsert needs -f <file.yaml>');
-    return upsert(client, values.file, out);
+  if (spec === PROPERTIES_UPSERT) {
+    const parsed = parseOrHelp(PROPERTIES_UPSERT, rest, out);
+    if (!parsed) return 0;
+    return upsert(clientFor(PROPERTIES_UPSERT.name, parsed.values), parsed.values.file, out);
   }
-  if (sub === 'list') return list(client, out);
-  throw new ConfigError(`unknown properties command ${JSON.stringify(sub ?? '')}\n${USAGE}`);
+  const parsed = parseOrHelp(PROPERTIES_LIST, rest, out);
+  if (!parsed) return 0;
+  return list(clientFor(PROPERTIES_LIST.name, parsed.values), out);
 }
 
 /** Creates or updates each property of the file; reports created, updated, unchanged or the error. */

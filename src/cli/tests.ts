@@ -1,23 +1,38 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { buildApp } from '../app.js';
-import { ConfigError, parseWorkers } from '../config.js';
+import { parseWorkers } from '../config.js';
 import { SYSTEM_ACTOR } from '../metatests/actions.js';
 import type { TestInfo } from '../metatests/catalog.js';
 import { DefinitionError, parseDefinition } from '../metatests/definition.js';
 import { Registry } from '../registry/registry.js';
 import type { Services } from '../services.js';
+import type { StoreOptions } from '../store/open.js';
 import { isUrn } from '../urn/urn.js';
-import { ApiClient, fromYamlFile, upsertAspect } from './client.js';
+import { ApiClient, CLIENT_OPTIONS, clientFor, fromYamlFile, upsertAspect } from './client.js';
+import { groupUsage, parseOrHelp, subcommand, usageError, type CommandSpec } from './command.js';
 import { count, ProgressBar, rate } from './progress.js';
+import { STORE_OPTIONS, storeOptions } from './store-options.js';
 import { isRecord, jsonEqual } from '../json.js';
 import { yamlItems } from '../yaml-list.js';
 
-const USAGE = `usage: urnbase tests upsert -f <file.yaml> [--url URL] [--token TOKEN]
-       urnbase tests run [--test URN]... [--push] [--data-dir DIR] [--workers N]
+export const TESTS_UPSERT = {
+  name: 'tests upsert',
+  summary: 'Creates or updates metadata tests from a YAML file, through the HTTP API.',
+  options: { file: { type: 'string', short: 'f', value: 'FILE', required: true, help: 'the YAML file' }, ...CLIENT_OPTIONS },
+  notes: ['Prints created, updated, unchanged or the error per test; exit code 1 if any failed.'],
+} as const satisfies CommandSpec;
 
---url defaults to $URNBASE_URL or http://127.0.0.1:8080; --token to $URNBASE_TOKEN.
-tests run works on the data directory directly ($URNBASE_DATA_DIR or ./data), without a server;
---workers (or $URNBASE_TESTS_WORKERS) sets its worker threads: auto (one per core, at most 4) or 0-64.`;
+export const TESTS_RUN = {
+  name: 'tests run',
+  summary: 'Evaluates metadata tests over every entity in scope, on the store directly (no server needed).',
+  options: {
+    test: { type: 'string', multiple: true, value: 'URN', help: 'run this test (scheduled or not); default: every active scheduled test' },
+    push: { type: 'boolean', help: "write the results to the entities' testResults and run the tests' actions" },
+    ...STORE_OPTIONS,
+    workers: { type: 'string', value: 'N', help: 'worker threads: auto (one per core, at most 4) or 0-64', env: 'URNBASE_TESTS_WORKERS', default: 'auto' },
+  },
+} as const satisfies CommandSpec;
+
+export const TESTS_COMMANDS: readonly CommandSpec[] = [TESTS_UPSERT, TESTS_RUN];
 
 const BASE = '/openapi/v2/entity/test';
 const PREFIX = 'urn:li:test:';
@@ -31,44 +46,27 @@ export type TestFromYaml = { urn: string; info: TestInfo } | { error: string };
  */
 export async function testsCommand(argv: string[], out: (line: string) => void, progress?: (text: string) => void): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === 'upsert') {
-    const values = args(rest, { file: { type: 'string', short: 'f' }, url: { type: 'string' }, token: { type: 'string' } });
-    if (!values.file) throw new ConfigError('tests upsert needs -f <file.yaml>');
-    const client = new ApiClient({
-      url: values.url ?? process.env.URNBASE_URL ?? 'http://127.0.0.1:8080',
-      token: values.token ?? process.env.URNBASE_TOKEN,
-    });
-    return upsert(client, values.file, out);
+  const spec = subcommand('tests', TESTS_COMMANDS, sub);
+  if (spec === 'help') {
+    out(groupUsage('tests', TESTS_COMMANDS));
+    return 0;
   }
-  if (sub === 'run') {
-    const values = args(rest, {
-      test: { type: 'string', multiple: true },
-      push: { type: 'boolean' },
-      'data-dir': { type: 'string' },
-      workers: { type: 'string' },
-    });
-    const dataDir = values['data-dir'] ?? process.env.URNBASE_DATA_DIR ?? './data';
-    const workers = values.workers ?? process.env.URNBASE_TESTS_WORKERS ?? 'auto';
-    let testsWorkers: number;
-    try {
-      testsWorkers = parseWorkers(workers);
-    } catch (error) {
-      throw new ConfigError(`Invalid ${values.workers !== undefined ? '--workers' : 'URNBASE_TESTS_WORKERS'} ${JSON.stringify(workers)}: ${(error as Error).message}`);
-    }
-    return run(dataDir, values.test, values.push === true, testsWorkers, out, progress);
+  if (spec === TESTS_UPSERT) {
+    const parsed = parseOrHelp(TESTS_UPSERT, rest, out);
+    if (!parsed) return 0;
+    return upsert(clientFor(TESTS_UPSERT.name, parsed.values), parsed.values.file, out);
   }
-  throw new ConfigError(`unknown tests command ${JSON.stringify(sub ?? '')}\n${USAGE}`);
-}
-
-type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-
-/** parseArgs with its errors as one-line ConfigErrors (exit code 2). */
-function args<const O extends ParseArgsOptionsConfig>(argv: string[], options: O) {
+  const parsed = parseOrHelp(TESTS_RUN, rest, out);
+  if (!parsed) return 0;
+  const { values } = parsed;
+  const workers = values.workers ?? process.env.URNBASE_TESTS_WORKERS ?? 'auto';
+  let testsWorkers: number;
   try {
-    return parseArgs({ args: argv, options, strict: true }).values;
+    testsWorkers = parseWorkers(workers);
   } catch (error) {
-    throw new ConfigError((error as Error).message.split('\n')[0]);
+    throw usageError(TESTS_RUN.name, `Invalid ${values.workers !== undefined ? '--workers' : 'URNBASE_TESTS_WORKERS'} ${JSON.stringify(workers)}: ${(error as Error).message}`);
   }
+  return run(storeOptions(values, TESTS_RUN.name), values.test, values.push === true, testsWorkers, out, progress);
 }
 
 /** Writes each valid test of the file; reports created, updated, unchanged or the error. */
@@ -181,14 +179,14 @@ function definitionJson(definition: unknown, registry: Registry): string {
 
 /** Evaluates tests over the data directory (no server), printing one summary line per test. */
 async function run(
-  dataDir: string,
+  where: StoreOptions,
   named: string[] | undefined,
   push: boolean,
   testsWorkers: number,
   out: (line: string) => void,
   progress?: (text: string) => void,
 ): Promise<number> {
-  const { app, services } = await buildApp({ dataDir, logLevel: 'silent', bodyLimit: 1024 * 1024, testsWorkers });
+  const { app, services } = await buildApp({ ...where, logLevel: 'silent', bodyLimit: 1024 * 1024, testsWorkers });
   try {
     const all = await services.tests.catalog.all();
     const unknown = (named ?? []).filter((urn) => !all.has(urn));

@@ -1,38 +1,59 @@
-import { parseArgs } from 'node:util';
 import { TokenService } from '../auth/tokens.js';
-import { ConfigError } from '../config.js';
 import { openStore } from '../store/open.js';
-import { STORE_FLAGS, storeOptions } from './store-options.js';
+import { groupUsage, parseOrHelp, subcommand, usageError, type CommandSpec } from './command.js';
+import { STORE_OPTIONS, storeOptions } from './store-options.js';
 
-const USAGE = `usage: urnbase token create --name NAME --role admin|editor|viewer [--expires 90d] [--data-dir DIR | --database-url URL]
-       urnbase token list [--data-dir DIR | --database-url URL]
-       urnbase token revoke <id> [--data-dir DIR | --database-url URL]
+const ON_THE_STORE = 'Works on the catalog\'s store directly, with or without a server: for bootstrap and recovery.';
 
-Works on the catalog directly (PostgreSQL at $URNBASE_DATABASE_URL, else the data directory
-$URNBASE_DATA_DIR or ./data), for bootstrap and recovery.`;
+export const TOKEN_CREATE = {
+  name: 'token create',
+  summary: 'Creates an access token and prints it (only this once).',
+  options: {
+    name: { type: 'string', value: 'NAME', required: true, help: 'its name; the token acts as urn:li:corpuser:NAME' },
+    role: { type: 'string', value: 'ROLE', required: true, help: 'admin, editor or viewer' },
+    expires: { type: 'string', value: 'DAYS', help: 'days until it expires (90d or 90)', default: 'never' },
+    ...STORE_OPTIONS,
+  },
+  notes: [ON_THE_STORE],
+} as const satisfies CommandSpec;
+
+export const TOKEN_LIST = {
+  name: 'token list',
+  summary: 'Lists access tokens: id, name, role, state, last use (never a secret).',
+  options: STORE_OPTIONS,
+  notes: [ON_THE_STORE],
+} as const satisfies CommandSpec;
+
+export const TOKEN_REVOKE = {
+  name: 'token revoke',
+  positionals: '<id>',
+  summary: 'Revokes the access token with this id (a serving process refuses it at once).',
+  options: STORE_OPTIONS,
+  notes: [ON_THE_STORE],
+} as const satisfies CommandSpec;
+
+export const TOKEN_COMMANDS: readonly CommandSpec[] = [TOKEN_CREATE, TOKEN_LIST, TOKEN_REVOKE];
 
 /** `urnbase token …`: manage access tokens on the catalog's store, without a server (or its tokens). */
 export async function tokenCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const [sub, ...rest] = argv;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: { name: { type: 'string' }, role: { type: 'string' }, expires: { type: 'string' }, ...STORE_FLAGS },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new ConfigError((error as Error).message.split('\n')[0]);
+  const spec = subcommand('token', TOKEN_COMMANDS, sub);
+  if (spec === 'help') {
+    out(groupUsage('token', TOKEN_COMMANDS));
+    return 0;
   }
-  const { values, positionals } = parsed;
-  if (!['create', 'list', 'revoke'].includes(sub ?? '')) throw new ConfigError(`unknown token command ${JSON.stringify(sub ?? '')}\n${USAGE}`);
-  const store = await openStore(storeOptions(values));
+  const parsed = parseOrHelp(spec, rest, out);
+  if (!parsed) return 0;
+  const values = parsed.values as { name?: string; role?: string; expires?: string; 'data-dir'?: string; 'database-url'?: string };
+  const { positionals } = parsed;
+  if (spec === TOKEN_REVOKE && positionals.length !== 1) throw usageError(spec.name, 'token revoke needs exactly one token id');
+  const expiresInDays = values.expires === undefined ? undefined : days(values.expires);
+  const store = await openStore(storeOptions(values, spec.name));
   const tokens = new TokenService(store);
   try {
-    if (sub === 'create') {
+    if (spec === TOKEN_CREATE) {
       const { token, info } = await tokens.create(
-        { name: values.name, role: values.role, expiresInDays: values.expires === undefined ? undefined : days(values.expires) },
+        { name: values.name, role: values.role, expiresInDays },
         'urn:li:corpuser:__datahub_system',
       );
       out(`id      ${info.id}`);
@@ -43,7 +64,7 @@ export async function tokenCommand(argv: string[], out: (line: string) => void):
       out('(the token is shown only now: store it safely)');
       return 0;
     }
-    if (sub === 'list') {
+    if (spec === TOKEN_LIST) {
       for (const t of await tokens.list()) {
         const state = t.revokedAt !== null ? 'revoked' : t.expiresAt !== null && t.expiresAt <= Date.now() ? 'expired' : 'active';
         const lastUsed = t.lastUsedAt === null ? 'never used' : `last used ${new Date(t.lastUsedAt).toISOString()}`;
@@ -51,7 +72,6 @@ export async function tokenCommand(argv: string[], out: (line: string) => void):
       }
       return 0;
     }
-    if (positionals.length !== 1) throw new ConfigError(`token revoke needs exactly one token id\n${USAGE}`);
     await tokens.revoke(positionals[0]);
     out(`revoked ${positionals[0]}`);
     return 0;
@@ -63,6 +83,6 @@ export async function tokenCommand(argv: string[], out: (line: string) => void):
 /** `90d` or `90` → 90 days. */
 function days(text: string): number {
   const match = /^(\d+)d?$/.exec(text.trim());
-  if (!match) throw new ConfigError(`--expires expects a number of days such as 90d, got ${JSON.stringify(text)}`);
+  if (!match) throw usageError(TOKEN_CREATE.name, `Invalid --expires ${JSON.stringify(text)}: expected a number of days such as 90d`);
   return Number(match[1]);
 }

@@ -1,7 +1,6 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config.js';
 import { Registry } from '../registry/registry.js';
 import { openStore, type StoreOptions } from '../store/open.js';
@@ -9,22 +8,30 @@ import { exportCatalog } from '../transfer/export.js';
 import { ImportFormatError } from '../transfer/format.js';
 import { importExport, StoreNotEmptyError, validateExport } from '../transfer/import.js';
 import { count, ProgressBar } from './progress.js';
-import { STORE_FLAGS, storeOptions } from './store-options.js';
+import { parseOrHelp, type CommandSpec } from './command.js';
+import { STORE_OPTIONS, storeOptions } from './store-options.js';
 
-export const EXPORT_USAGE = `usage: urnbase export [--data-dir DIR | --database-url URL] [--include-tokens] [-o FILE]`;
-export const IMPORT_USAGE = `usage: urnbase import -f FILE [--data-dir DIR | --database-url URL] [--include-tokens] [--replace]`;
+export const EXPORT = {
+  name: 'export',
+  summary: 'Writes the whole catalog, every aspect with its history, as NDJSON (on the store directly).',
+  options: {
+    ...STORE_OPTIONS,
+    'include-tokens': { type: 'boolean', help: 'add the access tokens (their SHA-256 hashes, never secrets)' },
+    output: { type: 'string', short: 'o', value: 'FILE', help: 'write to FILE', default: 'stdout' },
+  },
+  notes: ['The summary goes to stderr.'],
+} as const satisfies CommandSpec;
 
-const STORE_OPTIONS = { ...STORE_FLAGS, 'include-tokens': { type: 'boolean' } } as const;
-
-type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-
-function args<const O extends ParseArgsOptionsConfig>(argv: string[], options: O, usage: string) {
-  try {
-    return parseArgs({ args: argv, options, strict: true }).values;
-  } catch (error) {
-    throw new ConfigError(`${(error as Error).message.split('\n')[0]}\n${usage}`);
-  }
-}
+export const IMPORT = {
+  name: 'import',
+  summary: 'Loads an export into a store; the file is checked whole first, so bad input changes nothing.',
+  options: {
+    file: { type: 'string', short: 'f', value: 'FILE', required: true, help: 'the export to load' },
+    ...STORE_OPTIONS,
+    'include-tokens': { type: 'boolean', help: "load the file's tokens (without it they are skipped); one whose id the store has is skipped" },
+    replace: { type: 'boolean', help: "import into a store that holds entities, deleting its aspects first (its tokens stay)" },
+  },
+} as const satisfies CommandSpec;
 
 function describe(options: StoreOptions): string {
   return options.databaseUrl ? 'the PostgreSQL database' : options.dataDir;
@@ -32,8 +39,10 @@ function describe(options: StoreOptions): string {
 
 /** `urnbase export`: the whole catalog as NDJSON on stdout or in a file. Summary on stderr. */
 export async function exportCommand(argv: string[], stdout: Writable, log: (line: string) => void): Promise<number> {
-  const values = args(argv, { ...STORE_OPTIONS, output: { type: 'string', short: 'o' } }, EXPORT_USAGE);
-  const where = storeOptions(values);
+  const parsed = parseOrHelp(EXPORT, argv, (text) => stdout.write(`${text}\n`));
+  if (!parsed) return 0;
+  const { values } = parsed;
+  const where = storeOptions(values, EXPORT.name);
   if (!where.databaseUrl && !existsSync(join(where.dataDir, 'urnbase.db'))) {
     throw new ConfigError(`no catalog in ${where.dataDir} (no urnbase.db there)`);
   }
@@ -55,10 +64,11 @@ export async function exportCommand(argv: string[], stdout: Writable, log: (line
 
 /** `urnbase import`: loads an export into a store; exit 2 for bad input or a store that is not empty. */
 export async function importCommand(argv: string[], log: (line: string) => void, progress?: (text: string) => void): Promise<number> {
-  const values = args(argv, { ...STORE_OPTIONS, file: { type: 'string', short: 'f' }, replace: { type: 'boolean' } }, IMPORT_USAGE);
-  if (!values.file) throw new ConfigError(`import needs -f FILE\n${IMPORT_USAGE}`);
+  const parsed = parseOrHelp(IMPORT, argv, log);
+  if (!parsed) return 0;
+  const { values } = parsed;
   if (!existsSync(values.file)) throw new ConfigError(`cannot read ${values.file}: no such file`);
-  const where = storeOptions(values);
+  const where = storeOptions(values, IMPORT.name);
   const started = Date.now();
   const registry = Registry.load();
   // Checked before the store is even opened: bad input creates no empty data dir either.

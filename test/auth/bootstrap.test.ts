@@ -34,8 +34,8 @@ describe('the first admin token and the data dir', () => {
   it('creates a missing data dir and its parent 0700, writes admin.token 0600, and logs the path, never the token', async () => {
     const dataDir = join(root, 'fresh', 'data');
     const log = recordingLog();
-    await bootstrapAdminToken(tokens, dataDir, log);
     const file = join(dataDir, 'admin.token');
+    assert.equal(await bootstrapAdminToken(tokens, dataDir, log), file, 'gives the file it wrote (the start banner names it)');
     assert.deepEqual([mode(join(root, 'fresh')), mode(dataDir), mode(file)], ['700', '700', '600']);
     const token = readFileSync(file, 'utf8').trim();
     assert.deepEqual((await tokens.authenticate(token))?.role, 'admin');
@@ -64,7 +64,7 @@ describe('the first admin token and the data dir', () => {
   it('does nothing once a token exists', async () => {
     await tokens.create({ name: 'ci', role: 'editor' }, 'test');
     const dataDir = join(root, 'has-token');
-    await bootstrapAdminToken(tokens, dataDir, recordingLog());
+    assert.equal(await bootstrapAdminToken(tokens, dataDir, recordingLog()), undefined);
     assert.throws(() => statSync(dataDir), { code: 'ENOENT' });
   });
 

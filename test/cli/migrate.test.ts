@@ -18,7 +18,10 @@ describe('urnbase migrate', () => {
   it('refuses a database URL that is not postgres:// or postgresql:// (exit code 2)', () => {
     const result = spawnSync(process.execPath, [MAIN, 'migrate', '--database-url', 'mysql://h/db'], { encoding: 'utf8' });
     assert.equal(result.status, 2);
-    assert.equal(result.stderr, 'urnbase: Invalid database URL "mysql://h/db": expected a URL starting with postgres:// or postgresql://\n');
+    assert.equal(
+      result.stderr,
+      'urnbase: Invalid --database-url "mysql://h/db": expected a URL starting with postgres:// or postgresql://; try urnbase migrate --help\n',
+    );
   });
 
   it('brings a SQLite data dir up to date', () => {

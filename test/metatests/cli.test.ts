@@ -11,6 +11,7 @@ import { testsCommand, testsFromYaml } from '../../src/cli/tests.js';
 import { YamlFileError } from '../../src/yaml-list.js';
 import { Registry } from '../../src/registry/registry.js';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
+import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE } from '../pg.js';
 
 const registry = Registry.load();
 
@@ -270,7 +271,7 @@ describe('urnbase tests run', () => {
     const unknown = spawnSync(process.execPath, [main, 'tests', 'run', '--data-dir', dir, '--test', 'urn:li:test:nope'], { encoding: 'utf8' });
     assert.deepEqual([unknown.status, unknown.stdout], [1, 'error     urn:li:test:nope: unknown test\n']);
     const usage = spawnSync(process.execPath, [main, 'tests', 'rnu'], { encoding: 'utf8' });
-    assert.deepEqual([usage.status, usage.stderr], [2, 'urnbase: unknown tests command "rnu"\n']);
+    assert.deepEqual([usage.status, usage.stderr], [2, 'urnbase: unknown tests command "rnu"; try urnbase tests --help\n']);
   });
 
   it('draws a progress bar per page when given a terminal, and clears it before the summary', async () => {
@@ -286,5 +287,56 @@ describe('progress line', () => {
   it('shows the bar, percentage, counts and rate', () => {
     assert.equal(progressLine(4500, 10000, 1948), '[#########...........] 45% 4,500/10,000 entities, 2,310/s');
     assert.equal(progressLine(0, 0, 0), '[####################] 100% 0/0 entities, 0/s');
+  });
+});
+
+describe('urnbase tests upsert: the token', () => {
+  const root = mkdtempSync(join(tmpdir(), 'urnbase-tests-token-'));
+  const dataDir = join(root, 'data');
+  const saved = process.env.URNBASE_TOKEN;
+  let t: TestApp;
+  let url: string;
+  before(async () => {
+    delete process.env.URNBASE_TOKEN;
+    t = await testApp({ dataDir, auth: true }, { sqlite: true });
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    if (saved !== undefined) process.env.URNBASE_TOKEN = saved;
+    await t.app.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('uses <data-dir>/admin.token of the local server when no token is given', async () => {
+    const file = join(root, 'tests.yaml');
+    writeFileSync(file, EXAMPLE);
+    const lines: string[] = [];
+    assert.equal(await testsCommand(['upsert', '-f', file, '--url', url, '--data-dir', dataDir], (line) => lines.push(line)), 0);
+    assert.deepEqual(lines, ['created   urn:li:test:has-owner', 'created   urn:li:test:described']);
+  });
+});
+
+describe('urnbase tests run on PostgreSQL', { skip: (await postgresAvailable()) ? undefined : PG_SKIP_MESSAGE }, () => {
+  it('works on the database of --database-url, as token, export and import do', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { app } = await buildApp({ dataDir: ':memory:', databaseUrl: database.url, logLevel: 'silent', bodyLimit: 1024 * 1024 });
+      try {
+        const ok = async (url: string, payload: object) => assert.equal((await app.inject({ method: 'POST', url, payload })).statusCode, 200);
+        await ok(`${V2}/dataset/${enc(datasetUrn('pg.a'))}/ownership`, { owners: [{ owner: 'urn:li:corpuser:jane', type: 'DATAOWNER' }] });
+        await ok(`${V2}/test/${enc('urn:li:test:owned')}/testInfo`, {
+          name: 'Has owner',
+          category: 'Governance',
+          definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'ownership.owners.owner', operator: 'exists' }] }) },
+        });
+      } finally {
+        await app.close();
+      }
+      const lines: string[] = [];
+      assert.equal(await testsCommand(['run', '--database-url', database.url, '--workers', '0'], (line) => lines.push(line)), 0);
+      assert.equal(lines[0], 'urn:li:test:owned  Has owner  selected 1  passing 1  failing 0');
+    } finally {
+      await database.drop();
+    }
   });
 });

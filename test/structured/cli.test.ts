@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { propertiesCommand } from '../../src/cli/properties.js';
+import { ConfigError } from '../../src/config.js';
 import { propertiesFromYaml } from '../../src/structured/yaml.js';
 import { YamlFileError } from '../../src/yaml-list.js';
 import { testApp, type TestApp } from '../helpers.js';
@@ -146,5 +150,97 @@ describe('urnbase properties upsert / list', () => {
         'urn:li:structuredProperty:io.acryl.privacy.retentionTime  number  MULTIPLE  dataset,dataFlow',
       ],
     });
+  });
+});
+
+describe('urnbase properties: the token', () => {
+  const root = mkdtempSync(join(tmpdir(), 'urnbase-props-token-'));
+  const dataDir = join(root, 'data');
+  const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+  const file = join(root, 'props.yaml');
+  const saved = process.env.URNBASE_TOKEN;
+  let t: TestApp;
+  let url: string;
+  before(async () => {
+    delete process.env.URNBASE_TOKEN;
+    writeFileSync(file, EXAMPLE);
+    // A server with auth on, started on a fresh data dir: it wrote its first admin token there.
+    t = await testApp({ dataDir, auth: true }, { sqlite: true });
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    if (saved !== undefined) process.env.URNBASE_TOKEN = saved;
+    await t.app.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  const run = async (...argv: string[]) => {
+    const lines: string[] = [];
+    const code = await propertiesCommand(argv, (line) => lines.push(line));
+    return { code, lines };
+  };
+  /** `urnbase …` as a process (asynchronously: the server answering it runs in this one). */
+  const urnbase = async (args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+    if (!options.env?.URNBASE_TOKEN) delete env.URNBASE_TOKEN;
+    if (!options.env?.URNBASE_DATA_DIR) delete env.URNBASE_DATA_DIR;
+    try {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [main, ...args], { cwd: options.cwd, env });
+      return { status: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { status: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it('upsert without --token uses the admin token the server wrote to <data-dir>/admin.token', async () => {
+    assert.deepEqual(await run('upsert', '-f', file, '--url', url, '--data-dir', dataDir), {
+      code: 0,
+      lines: ['created   urn:li:structuredProperty:io.acryl.privacy.retentionTime', 'created   urn:li:structuredProperty:io.acryl.dataManagement.steward'],
+    });
+  });
+
+  it('reads ./data/admin.token by default, like serve, and $URNBASE_DATA_DIR when set', async () => {
+    const listed = [
+      'urn:li:structuredProperty:io.acryl.dataManagement.steward  urn  SINGLE  dataset',
+      'urn:li:structuredProperty:io.acryl.privacy.retentionTime  number  MULTIPLE  dataset,dataFlow',
+      '',
+    ].join('\n');
+    const byDefault = await urnbase(['properties', 'list', '--url', url], { cwd: root });
+    assert.deepEqual([byDefault.status, byDefault.stderr, byDefault.stdout], [0, '', listed]);
+    const byEnv = await urnbase(['properties', 'list', '--url', url], { cwd: tmpdir(), env: { URNBASE_DATA_DIR: dataDir } });
+    assert.deepEqual([byEnv.status, byEnv.stderr, byEnv.stdout], [0, '', listed]);
+  });
+
+  it('sends --token, then $URNBASE_TOKEN, before the file (an explicit bad token fails as before, per item)', async () => {
+    const refused = { code: 1, lines: ['error     Invalid, expired or revoked token'] };
+    assert.deepEqual(await run('list', '--url', url, '--data-dir', dataDir, '--token', 'urnb_not-a-token-0000000000000000000000000'), refused);
+    process.env.URNBASE_TOKEN = 'urnb_not-a-token-0000000000000000000000000';
+    try {
+      assert.deepEqual(await run('list', '--url', url, '--data-dir', dataDir), refused);
+    } finally {
+      delete process.env.URNBASE_TOKEN;
+    }
+  });
+
+  it('without a token file, stops with one line naming the file and how to pass a token (exit 2)', async () => {
+    const missing = join(root, 'elsewhere', 'admin.token');
+    const result = await urnbase(['properties', 'upsert', '-f', file, '--url', url, '--data-dir', join(root, 'elsewhere')]);
+    assert.deepEqual([result.status, result.stdout], [2, '']);
+    assert.equal(
+      result.stderr,
+      `urnbase: ${url} needs a token and none was given (no ${missing}): pass --token TOKEN or set URNBASE_TOKEN, or point --data-dir at the server's data dir\n`,
+    );
+  });
+
+  it('stops with one line naming the file when the server refuses the token in it (exit 2)', async () => {
+    const stale = join(root, 'stale');
+    mkdirSync(stale);
+    writeFileSync(join(stale, 'admin.token'), 'urnb_a-token-of-a-catalog-since-wiped-000000000\n');
+    await assert.rejects(
+      run('list', '--url', url, '--data-dir', stale),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message === `${url} refused the token in ${join(stale, 'admin.token')} (Invalid, expired or revoked token): pass --token TOKEN or set URNBASE_TOKEN`,
+    );
   });
 });
