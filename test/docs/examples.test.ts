@@ -59,11 +59,16 @@ function runScript(script: string, cwd: string): Promise<{ code: number | null; 
 }
 
 describe('the documentation examples', () => {
+  it('every guide has examples to check', () => {
+    const unchecked = GUIDES.filter((guide) => shellBlocks(join(ROOT, guide)).length === 0);
+    assert.deepEqual(unchecked, []);
+  });
+
   for (const guide of GUIDES) {
     const blocks = shellBlocks(join(ROOT, guide)).map((b) => ({ ...b, file: guide }));
     const runnable = blocks.filter((b) => !b.notRun);
 
-    it(`${guide}: every example runs as written on a fresh catalog${onPostgres ? ' (PostgreSQL)' : ''}`, { skip: runnable.length === 0 && 'no runnable examples' }, async () => {
+    if (runnable.length > 0) it(`${guide}: every example runs as written on a fresh catalog${onPostgres ? ' (PostgreSQL)' : ''}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'urnbase-docs-'));
       const database = onPostgres ? await createTestDatabase() : undefined;
       const server = await startServer({
@@ -92,7 +97,7 @@ describe('the documentation examples', () => {
     });
 
     const notRun = blocks.filter((b) => b.notRun).flatMap((b) => cliInvocations(b.code).map((c) => ({ ...c, where: `${b.file}:${b.line}` })));
-    it(`${guide}: the commands shown but not run name real subcommands and flags`, { skip: notRun.length === 0 && 'no such commands' }, () => {
+    if (notRun.length > 0) it(`${guide}: the commands shown but not run name real subcommands and flags`, () => {
       const problems: string[] = [];
       for (const call of notRun) {
         const help = spawnSync(process.execPath, [MAIN, ...call.words, '--help'], { encoding: 'utf8' });
