@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../errors.js';
 import { nestsDeeperThan } from '../json.js';
@@ -25,5 +25,20 @@ export function registerBodyParsing(app: FastifyInstance): void {
     });
   });
   const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? () => true : ajv.compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? () => true : compiledOnFirstUse(ajv, schema)));
+}
+
+/**
+ * A route's parameter validator, compiled when the route is first called: compiling them all
+ * when the server starts cost 80 ms of a 1.4 s start. Fastify reads `errors` after a failure.
+ */
+function compiledOnFirstUse(ajv: Ajv, schema: object): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= ajv.compile(schema);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  return validate;
 }

@@ -1,13 +1,6 @@
 import type { Writable } from 'node:stream';
 import { ConfigError } from '../config.js';
 import { groupUsage } from './command.js';
-import { COMMANDS } from './commands.js';
-import { migrateCommand } from './migrate.js';
-import { propertiesCommand } from './properties.js';
-import { serveCommand } from './serve.js';
-import { testsCommand } from './tests.js';
-import { tokenCommand } from './token.js';
-import { exportCommand, importCommand } from './transfer.js';
 
 /** Where a command's output goes: a process's stdout and stderr, or a test's buffers. */
 export interface CliOutput {
@@ -25,26 +18,27 @@ export async function runCli(argv: readonly string[], io: CliOutput): Promise<nu
   const [command, ...rest] = argv;
   const out = (text: string) => void io.stdout.write(`${text}\n`);
   const progress = io.stderrIsTTY ? (text: string) => void io.stderr.write(text) : undefined;
+  // Each command loads only its own modules: a token command needs no HTTP server, serve no YAML.
   switch (command) {
     case 'serve':
-      return serveCommand(rest, out, (text) => void io.stderr.write(`${text}\n`));
+      return (await import('./serve.js')).serveCommand(rest, out, (text) => void io.stderr.write(`${text}\n`));
     case 'migrate':
-      return migrateCommand(rest, out);
+      return (await import('./migrate.js')).migrateCommand(rest, out);
     case 'properties':
-      return propertiesCommand(rest, out);
+      return (await import('./properties.js')).propertiesCommand(rest, out);
     case 'token':
-      return tokenCommand(rest, out);
+      return (await import('./token.js')).tokenCommand(rest, out);
     case 'tests':
-      return testsCommand(rest, out, progress);
+      return (await import('./tests.js')).testsCommand(rest, out, progress);
     case 'export':
-      return exportCommand(rest, io.stdout, (text) => void io.stderr.write(`${text}\n`));
+      return (await import('./transfer.js')).exportCommand(rest, io.stdout, (text) => void io.stderr.write(`${text}\n`));
     case 'import':
-      return importCommand(rest, out, progress);
+      return (await import('./transfer.js')).importCommand(rest, out, progress);
     case undefined:
     case 'help':
     case '--help':
     case '-h':
-      out(groupUsage('', COMMANDS));
+      out(groupUsage('', (await import('./commands.js')).COMMANDS));
       return 0;
     default:
       throw new ConfigError(`unknown command ${JSON.stringify(command)}; try urnbase --help`);

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { drainOnSignal } from '../api/drain.js';
-import { buildApp } from '../app.js';
 import { ConfigError, loadConfig, SERVE_OPTIONS } from '../config.js';
 import { usage, usageError, wantsHelp, type CommandSpec, type OptionSpec } from './command.js';
 
@@ -39,6 +38,8 @@ export async function serveCommand(argv: string[], stdout: (text: string) => voi
   } catch (error) {
     throw error instanceof ConfigError ? usageError(SERVE.name, error.message) : error;
   }
+  // Loaded only now: `serve --help` and a bad option answer without loading the server.
+  const { buildApp } = await import('../app.js');
   const { app, createdAdminTokenFile } = await buildApp({ ...config, collectWhenIdleMs: 2000 });
   if (!config.auth) app.log.warn('authentication is OFF (--auth false): anyone who can reach this port can read and write everything');
   drainOnSignal(app, config.shutdownGrace);

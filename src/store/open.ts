@@ -1,12 +1,13 @@
-import { migratePostgresAt } from './postgres/migrate.js';
-import { PostgresStore } from './postgres/store.js';
-import { SqliteStore } from './sqlite/store.js';
 import type { Store, StoreLocation } from './store.js';
 
 /**
  * The one way into src/store/sqlite/ and src/store/postgres/ from the rest of the code: opening
- * the configured store, opening it again from a worker thread, and migrating it.
+ * the configured store, opening it again from a worker thread, and migrating it. Each store's
+ * modules (and its driver: pg, better-sqlite3) are loaded only when that store is opened.
  */
+
+const sqlite = () => import('./sqlite/store.js');
+const postgres = () => import('./postgres/store.js');
 
 /** Where the catalog lives: PostgreSQL when a database URL is given, else SQLite in the data dir. */
 export interface StoreOptions {
@@ -22,8 +23,8 @@ export interface StoreOptions {
 
 /** Opens the configured store (running its schema migrations). */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  if (options.databaseUrl) return PostgresStore.open(options.databaseUrl, { timeoutMs: options.dbTimeoutMs, poolSize: options.dbPoolSize });
-  return new SqliteStore(options.dataDir, { sync: options.sqliteSync });
+  if (options.databaseUrl) return (await postgres()).PostgresStore.open(options.databaseUrl, { timeoutMs: options.dbTimeoutMs, poolSize: options.dbPoolSize });
+  return new (await sqlite()).SqliteStore(options.dataDir, { sync: options.sqliteSync });
 }
 
 /**
@@ -32,15 +33,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
  * log short for all.
  */
 export async function openStoreAt(location: StoreLocation, options: { dbPoolSize?: number } = {}): Promise<Store> {
-  if (location.kind === 'postgres') return PostgresStore.open(location.url, { poolSize: options.dbPoolSize });
-  return new SqliteStore(location.dataDir, { checkpoints: false, sync: location.sync });
+  if (location.kind === 'postgres') return (await postgres()).PostgresStore.open(location.url, { poolSize: options.dbPoolSize });
+  return new (await sqlite()).SqliteStore(location.dataDir, { checkpoints: false, sync: location.sync });
 }
 
 /** Brings the configured store's schema up to date and closes it (`urnbase migrate`); returns how many migrations ran. */
 export async function migrateStore(options: StoreOptions): Promise<number> {
-  if (options.databaseUrl) return migratePostgresAt(options.databaseUrl);
+  if (options.databaseUrl) return (await import('./postgres/migrate.js')).migratePostgresAt(options.databaseUrl);
   // Opening the SQLite store runs its migrations.
-  const store = new SqliteStore(options.dataDir, { sync: options.sqliteSync });
+  const store = new (await sqlite()).SqliteStore(options.dataDir, { sync: options.sqliteSync });
   await store.close();
   return store.migrationsRun;
 }
