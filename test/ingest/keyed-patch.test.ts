@@ -71,8 +71,9 @@ describe('keyed patch operations', () => {
     const took = performance.now() - began;
     assert.equal(tags.length, 25_000);
     assert.deepEqual(tags[24_999], { tag: 'urn:li:tag:t24999', context: 'c24999' });
-    // Scanning took 150 s for this; the indexed lookups take well under a second.
-    assert.ok(took < 3_000, `took ${took.toFixed(0)} ms`);
+    // Scanning took 150 s for this; the indexed lookups take well under a second on a quiet
+    // machine, and over 3 s on a loaded one: 15 s still tells a lookup from a scan tenfold.
+    assert.ok(took < 15_000, `took ${took.toFixed(0)} ms`);
   });
 
   it(`rejects a patch whose removals would reindex more than ${MAX_INDEXED_ITEMS} items`, () => {

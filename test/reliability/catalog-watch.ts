@@ -22,11 +22,15 @@ export class CatalogWatch {
     this.tokens = await this.tokenState();
   }
 
-  /** Waits until nothing more commits (a write may still be running), and takes it all as seen. */
+  /**
+   * Waits until nothing more commits (a write may still be running), and takes it all as seen.
+   * Quiet means 250 ms without a commit: with 50 ms, a cut-off write that committed late on a
+   * loaded machine was blamed on the next request.
+   */
   async settle(): Promise<void> {
     do {
       await this.catchUp();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 250));
     } while (await this.changes());
   }
 
