@@ -36,9 +36,12 @@ for (const { kind, skip } of await reliabilityStores()) {
       let stopped = false;
       const running = writers.map((w) => w.run(() => stopped));
       const began = Date.now();
-      // Kills at random moments while writes are in flight; each restart is on the same port.
+      // Kills at random moments while writes are in flight; each restart is on the same port. Each
+      // start must first have acknowledged writes again: on a loaded machine a restart (PostgreSQL's
+      // pool, migrations) can take longer than a fixed pause, and kills would then hit no writes.
       for (let kill = 0; kill < KILLS; kill++) {
-        await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1200));
+        await writesAcknowledged(() => figures.acknowledged, WRITERS);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 1200));
         await server!.stop('SIGKILL');
         await start();
       }
@@ -74,4 +77,11 @@ for (const { kind, skip } of await reliabilityStores()) {
       assert.deepEqual(missing, []);
     });
   });
+}
+
+/** Resolves once `count` more writes than now were acknowledged (at most 30 s). */
+async function writesAcknowledged(acknowledged: () => number, count: number): Promise<void> {
+  const target = acknowledged() + count;
+  const deadline = Date.now() + 30_000;
+  while (acknowledged() < target && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
