@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../errors.js';
 import type { AppliedChange, Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
@@ -28,7 +28,7 @@ export function batchRoutesV3(app: FastifyInstance, services: Services): void {
   const { reader, ingest, registry } = services;
 
   /** Writes the groups' entities together; answers per group, in the order of the request. */
-  const write = async (groups: ReadonlyArray<{ items: unknown; where: string }>, kind: Kind, req: Parameters<typeof writeContext>[0]) => {
+  const write = async (groups: ReadonlyArray<{ items: unknown; where: string }>, kind: Kind, req: FastifyRequest) => {
     const proposalsPerGroup = groups.map((g) => batchProposals(g.items, kind, g.where, (urn) => requestUrn(registry, urn)));
     const changes = await reader.present(await ingest.ingest(proposalsPerGroup.flat(), writeContext(req)));
     // Ingest answers one change per proposal, in order: each group gets its own slice back.
@@ -98,7 +98,7 @@ function typeGroups(body: unknown): Array<{ name: string; items: unknown; where:
   if (!isRecord(body)) throw new ValidationError('The body must be a JSON object: {"<entity type>": [entity…], …}');
   return Object.entries(body).map(([name, items]) => {
     if (!Array.isArray(items)) throw new ValidationError(`Value of property '${name}' must be an array`);
-    return { name, items, where: `${name}` };
+    return { name, items, where: name };
   });
 }
 
