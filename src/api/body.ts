@@ -14,10 +14,22 @@ export const MAX_BODY_DEPTH = 1000;
  * bodies are left to the write path, which validates them against the registry.
  */
 export function registerBodyParsing(app: FastifyInstance): void {
+  // A request that announces no body has none, whatever its Content-Type says: OpenAPI-generated
+  // clients and HTTP sessions with default headers send one on DELETE too, and Fastify would
+  // hand the empty body to a parser (400 for JSON, 415 for others).
+  app.addHook('onRequest', (req, _reply, done) => {
+    const headers = req.raw.headers;
+    if (headers['content-type'] !== undefined && headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') {
+      delete headers['content-type'];
+    }
+    done();
+  });
   app.removeContentTypeParser(['application/json', 'text/plain']);
   // Fastify's own parser, which refuses __proto__ and constructor.prototype keys with a 400.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(['application/json', 'application/json-patch+json'], { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    // A chunked body may still turn out empty: no body, as above.
+    if (body.length === 0) return done(null, undefined);
     parseJson(request, body as string, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       if (nestsDeeperThan(value, MAX_BODY_DEPTH)) return done(new ValidationError(`Request body nests deeper than ${MAX_BODY_DEPTH} levels`), undefined);

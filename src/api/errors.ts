@@ -12,6 +12,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../errors.js';
+import { MAX_URN_BYTES } from '../urn/urn.js';
 
 export interface ErrorBody {
   error: string;
@@ -43,6 +44,10 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody; 
     }
   }
   const fastifyError = error as Partial<FastifyError>;
+  // Path segments longer than the router takes (app.ts) are URNs far over their limit.
+  if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return { status: 400, body: { error: 'Validation Error', message: `A path segment is too long: a URN may be at most ${MAX_URN_BYTES} bytes long (UTF-8)` } };
+  }
   if (fastifyError.validation) {
     return { status: 400, body: { error: 'Validation Error', message: fastifyError.message } };
   }

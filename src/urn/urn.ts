@@ -1,4 +1,4 @@
-import { InvalidUrnError } from '../errors.js';
+import { InvalidUrnError, ValidationError } from '../errors.js';
 
 /**
  * A parsed DataHub URN: `urn:li:<entityType>:<id>`, where the id is either a plain string or a
@@ -14,6 +14,14 @@ export interface Urn {
 }
 
 const PREFIX = 'urn:li:';
+
+/**
+ * The longest a URN may be, in UTF-8 bytes. Percent-encoded (at most three characters a byte) it
+ * stays within a path segment's 8,192 characters (app.ts) and far within Node's 16 KB of request
+ * headers, so whatever is written can be read back by path. DataHub allows 512 bytes once
+ * URL-encoded (schemaField URNs exempt): every URN it accepts fits.
+ */
+export const MAX_URN_BYTES = 2048;
 
 /**
  * URNs parsed lately: the same ones come back again and again (an entity's every request, the
@@ -35,6 +43,7 @@ export function parseUrn(text: string): Urn {
 
 function parse(text: string): Urn {
   if (typeof text !== 'string' || !text.startsWith(PREFIX)) throw new InvalidUrnError(String(text));
+  checkLength(text);
   const rest = text.slice(PREFIX.length);
   const colon = rest.indexOf(':');
   if (colon <= 0) throw new InvalidUrnError(text);
@@ -45,6 +54,16 @@ function parse(text: string): Urn {
   const parts = id.startsWith('(') ? parseTuple(id, text) : [id];
   for (const part of parts) checkMember(part, text);
   return Object.freeze({ text, entityType, id, parts: Object.freeze(parts) });
+}
+
+/** A URN over MAX_URN_BYTES: refused with its length and its start (the whole may be huge). */
+function checkLength(text: string): void {
+  // A character takes at most 3 UTF-8 bytes (a surrogate pair 4 for 2), so short texts need no count.
+  if (text.length * 3 <= MAX_URN_BYTES) return;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_URN_BYTES) {
+    throw new ValidationError(`A URN may be at most ${MAX_URN_BYTES} bytes long (UTF-8); this one has ${bytes}: ${text.slice(0, 100)}…`);
+  }
 }
 
 /** True when `text` parses as a URN (of `entityType`, when given). */

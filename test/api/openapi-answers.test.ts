@@ -19,6 +19,11 @@ const property = 'urn:li:structuredProperty:openapi.live';
 const propertyUrl = `${V2}/structuredProperty/${enc(property)}`;
 const missing = `${V2}/dataset/${enc(datasetUrn('openapi.missing'))}`;
 const TOKENS = '/openapi/v2/auth/tokens';
+const V3 = '/openapi/v3/entity';
+const entityV3 = `${V3}/dataset/${enc(ds)}`;
+const doomedV3 = `${V3}/dataset/${enc(datasetUrn('openapi.doomed.v3'))}`;
+const propertyUrlV3 = `${V3}/structuredProperty/${enc(property)}`;
+const missingV3 = `${V3}/dataset/${enc(datasetUrn('openapi.missing'))}`;
 const definition = { on: { types: ['dataset'] }, rules: [{ property: 'status.removed', operator: 'equals', value: 'false' }] };
 
 /** A token made in `before`, revoked by the revokeAccessToken exercise. */
@@ -55,6 +60,27 @@ const successes: Exercise[] = [
   { id: 'scrollEntities', status: 200, request: () => ({ method: 'POST', url: `${V2}/scroll?count=1`, payload: {} }) },
   { id: 'scrollEntitiesV3', status: 200, request: () => ({ method: 'POST', url: '/openapi/v3/entity/scroll?systemMetadata=true', payload: { entities: ['dataset'], aspects: ['status'] } }) },
   { id: 'scrollEntitiesV3', status: 200, request: () => ({ method: 'POST', url: '/openapi/v3/entity/scroll', payload: {} }) },
+  { id: 'createEntityV3', status: 202, request: () => ({ method: 'POST', url: `${V3}/dataset`, payload: [{ urn: ds, status: { value: { removed: false } } }] }) },
+  { id: 'createEntityV3', status: 200, request: () => ({ method: 'POST', url: `${V3}/dataset?async=false&systemMetadata=true`, payload: [{ urn: ds, status: { value: { removed: false } } }] }) },
+  { id: 'patchEntityV3', status: 202, request: () => ({ method: 'PATCH', url: `${V3}/dataset`, payload: [{ urn: ds, status: { value: { patch: [{ op: 'add', path: '/removed', value: false }] } } }] }) },
+  { id: 'patchEntityV3', status: 200, request: () => ({ method: 'PATCH', url: `${V3}/dataset?async=false&systemMetadata=true`, payload: [{ urn: ds, status: { value: { patch: [] } } }] }) },
+  { id: 'createGenericEntitiesV3', status: 202, request: () => ({ method: 'POST', url: `${V3}/generic`, payload: { dataset: [{ urn: ds, status: { value: { removed: false } } }] } }) },
+  { id: 'createGenericEntitiesV3', status: 200, request: () => ({ method: 'POST', url: `${V3}/generic?async=false&systemMetadata=true`, payload: { dataset: [{ urn: ds, status: { value: { removed: false } } }] } }) },
+  { id: 'patchGenericEntitiesV3', status: 202, request: () => ({ method: 'PATCH', url: `${V3}/generic`, payload: { dataset: [{ urn: ds, status: { value: { patch: [] } } }] } }) },
+  { id: 'patchGenericEntitiesV3', status: 200, request: () => ({ method: 'PATCH', url: `${V3}/generic?async=false`, payload: { dataset: [{ urn: ds, status: { value: { patch: [] } } }] } }) },
+  { id: 'getEntityBatchV3', status: 200, request: () => ({ method: 'POST', url: `${V3}/dataset/batchGet?systemMetadata=true`, payload: [{ urn: ds }, { urn: ds, status: { headers: { 'If-Version-Match': '1' } } }] }) },
+  { id: 'batchGetGenericEntitiesV3', status: 200, request: () => ({ method: 'POST', url: `${V3}/generic/batchGet`, payload: { dataset: [{ urn: ds, status: {} }] } }) },
+  { id: 'getEntitiesV3', status: 200, request: () => ({ method: 'GET', url: `${V3}/dataset?count=1&systemMetadata=true` }) },
+  { id: 'scrollEntitiesOfTypeV3', status: 200, request: () => ({ method: 'POST', url: `${V3}/dataset/scroll?systemMetadata=true`, payload: { aspects: [] } }) },
+  { id: 'getEntityV3', status: 200, request: () => ({ method: 'GET', url: `${entityV3}?systemMetadata=true` }) },
+  { id: 'headEntityV3', status: 204, request: () => ({ method: 'HEAD', url: entityV3 }) },
+  { id: 'deleteEntityV3', status: 200, request: () => ({ method: 'DELETE', url: doomedV3 }) },
+  { id: 'getAspectV3', status: 200, request: () => ({ method: 'GET', url: `${entityV3}/status?systemMetadata=true` }) },
+  { id: 'headAspectV3', status: 204, request: () => ({ method: 'HEAD', url: `${entityV3}/status` }) },
+  { id: 'deleteAspectV3', status: 200, request: () => ({ method: 'DELETE', url: `${entityV3}/globalTags` }) },
+  { id: 'createAspectV3', status: 200, request: () => ({ method: 'POST', url: `${entityV3}/status?createIfNotExists=false&systemMetadata=true`, payload: { value: { removed: false } } }) },
+  { id: 'createAspectV3', status: 202, request: () => ({ method: 'POST', url: `${entityV3}/status?createIfNotExists=false&async=true`, payload: { value: { removed: false } } }) },
+  { id: 'patchAspectV3', status: 200, request: () => ({ method: 'PATCH', url: `${entityV3}/status`, payload: { patch: [{ op: 'add', path: '/removed', value: false }] } }) },
   { id: 'evaluateTests', status: 200, request: () => ({ method: 'POST', url: '/gms/test?action=evaluate', payload: { urn: ds } }) },
   { id: 'evaluateTests', status: 200, request: () => ({ method: 'POST', url: '/gms/test?action=evaluate', payload: { urn: ds, push: true } }) },
   { id: 'evaluateTests', status: 200, request: () => ({ method: 'POST', url: '/gms/test?action=batchEvaluate', payload: { urns: [ds] } }) },
@@ -93,6 +119,43 @@ const refusals: Exercise[] = [
   { id: 'deleteAspect', status: 409, request: () => ({ method: 'DELETE', url: `${propertyUrl}/propertyDefinition` }) },
   { id: 'scrollEntities', status: 400, request: () => ({ method: 'POST', url: `${V2}/scroll`, payload: { entities: ['nope'] } }) },
   { id: 'scrollEntitiesV3', status: 400, request: () => ({ method: 'POST', url: '/openapi/v3/entity/scroll', payload: { entities: 1 } }) },
+  { id: 'createEntityV3', status: 400, request: () => ({ method: 'POST', url: `${V3}/dataset`, payload: [{ urn: ds, nope: { value: {} } }] }) },
+  { id: 'createEntityV3', status: 412, request: () => ({ method: 'POST', url: `${V3}/dataset`, payload: [{ urn: ds, status: { value: { removed: false }, headers: { 'If-Version-Match': '999' } } }] }) },
+  { id: 'patchEntityV3', status: 400, request: () => ({ method: 'PATCH', url: `${V3}/dataset`, payload: [{ urn: ds, status: { value: {} } }] }) },
+  { id: 'patchEntityV3', status: 412, request: () => ({ method: 'PATCH', url: `${V3}/dataset`, payload: [{ urn: ds, status: { value: { patch: [] }, headers: { 'If-Version-Match': '999' } } }] }) },
+  { id: 'createGenericEntitiesV3', status: 400, request: () => ({ method: 'POST', url: `${V3}/generic`, payload: { dataset: {} } }) },
+  {
+    id: 'createGenericEntitiesV3',
+    status: 412,
+    request: () => ({ method: 'POST', url: `${V3}/generic`, payload: { dataset: [{ urn: ds, status: { value: { removed: false }, headers: { 'If-Version-Match': '999' } } }] } }),
+  },
+  { id: 'patchGenericEntitiesV3', status: 400, request: () => ({ method: 'PATCH', url: `${V3}/generic`, payload: [] }) },
+  {
+    id: 'patchGenericEntitiesV3',
+    status: 412,
+    request: () => ({ method: 'PATCH', url: `${V3}/generic`, payload: { dataset: [{ urn: ds, status: { value: { patch: [] }, headers: { 'If-Version-Match': '999' } } }] } }),
+  },
+  { id: 'getEntityBatchV3', status: 400, request: () => ({ method: 'POST', url: `${V3}/dataset/batchGet`, payload: [{ urn: 'urn:li:nope' }] }) },
+  { id: 'batchGetGenericEntitiesV3', status: 400, request: () => ({ method: 'POST', url: `${V3}/generic/batchGet`, payload: { dataset: 1 } }) },
+  { id: 'getEntitiesV3', status: 400, request: () => ({ method: 'GET', url: `${V3}/dataset?count=0` }) },
+  { id: 'scrollEntitiesOfTypeV3', status: 400, request: () => ({ method: 'POST', url: `${V3}/nope/scroll`, payload: {} }) },
+  { id: 'getEntityV3', status: 400, request: () => ({ method: 'GET', url: `${V3}/dataset/urn:li:nope` }) },
+  { id: 'getEntityV3', status: 404, request: () => ({ method: 'GET', url: missingV3 }) },
+  { id: 'headEntityV3', status: 400, request: () => ({ method: 'HEAD', url: `${V3}/dataset/urn:li:nope` }) },
+  { id: 'headEntityV3', status: 404, request: () => ({ method: 'HEAD', url: missingV3 }) },
+  { id: 'deleteEntityV3', status: 400, request: () => ({ method: 'DELETE', url: `${entityV3}?aspects=nope` }) },
+  { id: 'deleteEntityV3', status: 409, request: () => ({ method: 'DELETE', url: propertyUrlV3 }) },
+  { id: 'getAspectV3', status: 400, request: () => ({ method: 'GET', url: `${entityV3}/status?version=-1` }) },
+  { id: 'getAspectV3', status: 404, request: () => ({ method: 'GET', url: `${entityV3}/status?version=999` }) },
+  { id: 'headAspectV3', status: 400, request: () => ({ method: 'HEAD', url: `${V3}/dataset/urn:li:nope/status` }) },
+  { id: 'headAspectV3', status: 404, request: () => ({ method: 'HEAD', url: `${entityV3}/nope` }) },
+  { id: 'deleteAspectV3', status: 400, request: () => ({ method: 'DELETE', url: `${entityV3}/nope` }) },
+  { id: 'deleteAspectV3', status: 409, request: () => ({ method: 'DELETE', url: `${propertyUrlV3}/propertyDefinition` }) },
+  { id: 'createAspectV3', status: 400, request: () => ({ method: 'POST', url: `${entityV3}/status`, payload: { removed: false } }) },
+  { id: 'createAspectV3', status: 409, request: () => ({ method: 'POST', url: `${entityV3}/status`, payload: { value: { removed: false } } }) },
+  { id: 'createAspectV3', status: 412, request: () => ({ method: 'POST', url: `${entityV3}/status?createIfNotExists=false`, payload: { value: { removed: false }, headers: { 'If-Version-Match': '999' } } }) },
+  { id: 'patchAspectV3', status: 400, request: () => ({ method: 'PATCH', url: `${entityV3}/status`, payload: { patch: [{ op: 'remove', path: '/nope' }] } }) },
+  { id: 'patchAspectV3', status: 412, request: () => ({ method: 'PATCH', url: `${entityV3}/status`, headers: { 'if-version-match': '999' }, payload: { patch: [] } }) },
   { id: 'evaluateTests', status: 400, request: () => ({ method: 'POST', url: '/gms/test?action=evaluate', payload: {} }) },
   { id: 'evaluateTests', status: 404, request: () => ({ method: 'POST', url: '/gms/test?action=evaluate', payload: { urn: datasetUrn('openapi.missing') } }) },
   { id: 'createAccessToken', status: 400, request: () => ({ method: 'POST', url: TOKENS, payload: { name: 'x', role: 'root' } }) },
@@ -104,6 +167,11 @@ const refusals: Exercise[] = [
 const unprovoked: Record<string, Record<number, string>> = {
   createEntity: { 409: 'only when concurrent writers keep winning the race for the same aspects' },
   patchAspect: { 409: 'only when concurrent writers keep winning the race for the same aspects' },
+  createEntityV3: { 409: 'only when concurrent writers keep winning the race for the same aspects' },
+  patchEntityV3: { 409: 'only when concurrent writers keep winning the race for the same aspects' },
+  createGenericEntitiesV3: { 409: 'only when concurrent writers keep winning the race for the same aspects' },
+  patchGenericEntitiesV3: { 409: 'only when concurrent writers keep winning the race for the same aspects' },
+  patchAspectV3: { 409: 'only when concurrent writers keep winning the race for the same aspects' },
   evaluateTests: {
     409: 'only when concurrent writers keep winning the race (push, actions)',
     412: 'only when the results change under a push five times in a row',
@@ -188,6 +256,7 @@ describe('the API document says what each operation answers', () => {
       { method: 'POST', url: `${entity}/status`, payload: { removed: false } },
       { method: 'POST', url: `${entity}/globalTags`, payload: { tags: [{ tag: 'urn:li:tag:openapi' }] } },
       { method: 'POST', url: `${doomed}/status`, payload: { removed: false } },
+      { method: 'POST', url: `${V2}/dataset/${enc(datasetUrn('openapi.doomed.v3'))}/status`, payload: { removed: false } },
       {
         method: 'POST',
         url: `${propertyUrl}/propertyDefinition`,
@@ -204,7 +273,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 20);
+    assert.equal(operations.size, 36);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

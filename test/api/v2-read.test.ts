@@ -65,6 +65,34 @@ describe('GET and HEAD on /openapi/v2/entity', () => {
     assert.deepEqual(res.body, { error: 'Invalid urn!: urn:li:dataset:(a,b' });
   });
 
+  it('answers 400 Invalid urn! for a URN whose key is invalid, on every route (it was 404 on reads)', async () => {
+    for (const bad of ['urn:li:dataset:(x)', 'urn:li:dataset:(urn:li:dataPlatform:hive,a,NOPE)']) {
+      for (const url of [`${V2}/dataset/${enc(bad)}`, `${V2}/dataset/${enc(bad)}/status`]) {
+        for (const method of ['GET', 'DELETE'] as const) {
+          const res = await t.call({ method, url });
+          assert.equal(res.status, 400, `${method} ${url}`);
+          assert.deepEqual(res.body, { error: `Invalid urn!: ${bad}` });
+        }
+        assert.equal((await t.call({ method: 'HEAD', url })).status, 400, url);
+      }
+    }
+  });
+
+  it('answers 400 when the path\'s entity type is not the URN\'s, on every route, instead of serving the dataset', async () => {
+    for (const path of [`${V2}/tag/${enc(urn)}`, `${V2}/tag/${enc(urn)}/status`]) {
+      for (const method of ['GET', 'DELETE'] as const) {
+        const res = await t.call({ method, url: path });
+        assert.equal(res.status, 400, `${method} ${path}`);
+        assert.deepEqual(res.body, { error: 'Validation Error', message: `The URN ${urn} is not of entity type tag` });
+      }
+      assert.equal((await t.call({ method: 'HEAD', url: path })).status, 400, path);
+    }
+    const unknown = await t.call({ method: 'GET', url: `${V2}/nonsense/${enc(urn)}` });
+    assert.deepEqual([unknown.status, unknown.body], [400, { error: 'Validation Error', message: 'Unknown entity type nonsense' }]);
+    assert.equal((await t.call({ method: 'GET', url: `${V2}/DATASET/${enc(urn)}/status` })).status, 200, 'the type in any case');
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(urn)}/status` })).status, 204, 'nothing was deleted');
+  });
+
   it('reads one aspect as {value}', async () => {
     const res = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(urn)}/globalTags` });
     assert.equal(res.status, 200);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidUrnError } from '../../src/errors.js';
-import { formatUrn, isUrn, parseUrn } from '../../src/urn/urn.js';
+import { InvalidUrnError, ValidationError } from '../../src/errors.js';
+import { formatUrn, isUrn, MAX_URN_BYTES, parseUrn } from '../../src/urn/urn.js';
 
 describe('URN grammar', () => {
   it('parses a simple URN into entity type and id', () => {
@@ -52,6 +52,33 @@ describe('URN grammar', () => {
       assert.throws(() => parseUrn(text), (e: unknown) => e instanceof InvalidUrnError && e.message === `Invalid urn!: ${text}`);
     });
   }
+
+  it('accepts a URN of exactly 2048 bytes, counted in UTF-8', () => {
+    assert.equal(MAX_URN_BYTES, 2048);
+    const ascii = `urn:li:tag:${'a'.repeat(2048 - 'urn:li:tag:'.length)}`;
+    assert.equal(parseUrn(ascii).text, ascii);
+    // 'é' is 2 bytes: 1018 of them and 1 'a' after an 11-byte prefix make 2048 bytes in 1030 characters.
+    const accented = `urn:li:tag:a${'é'.repeat(1018)}`;
+    assert.equal(Buffer.byteLength(accented), 2048);
+    assert.equal(parseUrn(accented).text, accented);
+  });
+
+  it('refuses a URN over 2048 bytes with its length and its start, whatever its characters', () => {
+    const cases = [`urn:li:tag:${'a'.repeat(2038)}`, `urn:li:tag:${'é'.repeat(1019)}`, `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(20_000)},PROD)`];
+    for (const text of cases) {
+      const bytes = Buffer.byteLength(text);
+      assert.throws(
+        () => parseUrn(text),
+        (e: unknown) => e instanceof ValidationError && e.message === `A URN may be at most 2048 bytes long (UTF-8); this one has ${bytes}: ${text.slice(0, 100)}…`,
+      );
+      assert.equal(isUrn(text), false);
+    }
+  });
+
+  it('refuses a URN nesting a URN that is too long', () => {
+    const inner = `urn:li:dataPlatform:${'p'.repeat(2100)}`;
+    assert.throws(() => parseUrn(`urn:li:dataset:(${inner},t,PROD)`), ValidationError);
+  });
 
   it('isUrn checks the entity type when asked', () => {
     assert.equal(isUrn('urn:li:tag:pii', 'tag'), true);

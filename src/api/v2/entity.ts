@@ -1,15 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { parsePatchDocument } from '../../ingest/patch.js';
-import type { ClientSystemMetadata, Proposal } from '../../ingest/proposal.js';
-import { writeContext } from '../context.js';
-import type { EntitySpec } from '../../registry/registry.js';
+import type { Proposal } from '../../ingest/proposal.js';
+import { isRecord } from '../../json.js';
 import type { Services } from '../../services.js';
-import { parseUrn } from '../../urn/urn.js';
+import { writeContext } from '../context.js';
+import { aspectWrite, entityDeletion, requestHeader, singleWriteType } from '../entity-writes.js';
 import { aspectList } from '../params.js';
+import { typedUrn } from '../urns.js';
 import { aspectJson, changesJson, entityJson } from './shapes.js';
 import * as s from './schemas.js';
-import { isRecord } from '../../json.js';
 
 const READ = { permission: 'read' } as const;
 const WRITE = { permission: 'write' } as const;
@@ -28,24 +28,13 @@ interface AspectParams extends EntityParams {
 export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   const { reader, ingest, registry } = services;
   const prefix = '/openapi/v2/entity';
-
-  const entityType = (name: string): EntitySpec => {
-    const spec = registry.entityType(name);
-    if (!spec) throw new ValidationError(`Unknown entity type ${name}`);
-    return spec;
-  };
-  /** Writes name their entity type twice (path and URN); they must agree. */
-  const checkWriteUrn = (type: string, urn: string): void => {
-    const spec = entityType(type);
-    if (registry.entityOf(parseUrn(urn)) !== spec) {
-      throw new ValidationError(`The URN ${urn} is not of entity type ${spec.name}`);
-    }
-  };
+  // Every route names the entity type twice (path and URN); they must agree.
+  const checkUrn = (type: string, urn: string) => typedUrn(registry, type, urn);
 
   app.post<{ Params: TypeParams; Querystring: s.BatchQuery; Body: unknown }>(
     `${prefix}/:type`, { schema: s.batch, config: WRITE },
     async (req, reply) => {
-      const proposals = batchProposals(req.body, (urn) => checkWriteUrn(req.params.type, urn));
+      const proposals = batchProposals(req.body, (urn) => checkUrn(req.params.type, urn));
       const changes = await ingest.ingest(proposals, writeContext(req));
       if (req.query.async ?? true) {
         return reply.status(202).send([...new Set(proposals.map((p) => p.urn))].map((urn) => ({ urn })));
@@ -55,29 +44,22 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   );
 
   app.get<{ Params: EntityParams; Querystring: s.EntityQuery }>(`${prefix}/:type/:urn`, { schema: s.getEntity, config: READ }, async (req) => {
+    checkUrn(req.params.type, req.params.urn);
     const entity = await reader.getEntity(req.params.urn, aspectList(req.query.aspects, req.query.aspectNames));
     if (!entity) throw new NotFoundError(`Entity ${req.params.urn} not found`);
     return entityJson(entity, req.query.systemMetadata ?? false);
   });
 
   app.head<{ Params: EntityParams }>(`${prefix}/:type/:urn`, { schema: s.headEntity, config: READ }, async (req, reply) => {
-    const { urn, entity } = reader.entityOf(req.params.urn);
+    const { urn, entity } = checkUrn(req.params.type, req.params.urn);
     return reply.status((await reader.exists(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.delete<{ Params: EntityParams; Querystring: s.DeleteQuery }>(
     `${prefix}/:type/:urn`, { schema: s.deleteEntity, config: WRITE },
     async (req, reply) => {
-      const { urn, entity } = reader.entityOf(req.params.urn);
-      const names = aspectList(req.query.aspects);
-      let aspects: string[];
-      if (req.query.clear) {
-        const stored = await reader.getEntity(urn.text);
-        aspects = [...(stored?.aspects.keys() ?? [])].filter((a) => a !== entity.keyAspect.name);
-      } else {
-        aspects = names ?? [entity.keyAspect.name];
-      }
-      const proposals = aspects.map((aspect): Proposal => ({ urn: urn.text, aspect, changeType: 'DELETE' }));
+      const { urn, entity } = checkUrn(req.params.type, req.params.urn);
+      const proposals = await entityDeletion(reader, urn, entity, aspectList(req.query.aspects), req.query.clear ?? false);
       await ingest.ingest(proposals, writeContext(req));
       return reply.status(200).send();
     },
@@ -87,6 +69,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
     `${prefix}/:type/:urn/:aspect`,
     { schema: s.getAspect, config: READ },
     async (req) => {
+      checkUrn(req.params.type, req.params.urn);
       const version = req.query.version ?? 0;
       const aspect = await reader.getAspect(req.params.urn, req.params.aspect, version);
       if (!aspect) {
@@ -97,7 +80,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   );
 
   app.head<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.headAspect, config: READ }, async (req, reply) => {
-    const { entity } = reader.entityOf(req.params.urn);
+    const { entity } = checkUrn(req.params.type, req.params.urn);
     if (!registry.aspectOf(entity, req.params.aspect)) return reply.status(404).send();
     return reply.status((await reader.getAspect(req.params.urn, req.params.aspect)) ? 204 : 404).send();
   });
@@ -105,14 +88,14 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   app.post<{ Params: AspectParams; Querystring: s.WriteAspectQuery; Body: unknown }>(
     `${prefix}/:type/:urn/:aspect`, { schema: s.postAspect, config: WRITE },
     async (req, reply) => {
-      checkWriteUrn(req.params.type, req.params.urn);
+      checkUrn(req.params.type, req.params.urn);
       const q = req.query;
       const proposal: Proposal = {
         urn: req.params.urn,
         aspect: req.params.aspect,
-        changeType: q.createEntityIfNotExists ? 'CREATE_ENTITY' : q.createIfNotExists ? 'CREATE' : 'UPSERT',
+        changeType: singleWriteType(q.createIfNotExists ?? false, q.createEntityIfNotExists ?? false),
         value: req.body,
-        ifVersionMatch: header(req, 'if-version-match'),
+        ifVersionMatch: requestHeader(req, 'if-version-match'),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       return reply.status(q.async ? 202 : 200).send(changesJson(changes, q.systemMetadata ?? false)[0]);
@@ -122,13 +105,13 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   app.patch<{ Params: AspectParams; Querystring: s.PatchAspectQuery; Body: unknown }>(
     `${prefix}/:type/:urn/:aspect`, { schema: s.patchAspect, config: WRITE },
     async (req) => {
-      checkWriteUrn(req.params.type, req.params.urn);
+      checkUrn(req.params.type, req.params.urn);
       const proposal: Proposal = {
         urn: req.params.urn,
         aspect: req.params.aspect,
         changeType: 'PATCH',
         patch: parsePatchDocument(req.body),
-        ifVersionMatch: header(req, 'if-version-match'),
+        ifVersionMatch: requestHeader(req, 'if-version-match'),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       return changesJson(changes, req.query.systemMetadata ?? false)[0];
@@ -136,14 +119,10 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   );
 
   app.delete<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.deleteAspect, config: WRITE }, async (req, reply) => {
+    checkUrn(req.params.type, req.params.urn);
     await ingest.ingest([{ urn: req.params.urn, aspect: req.params.aspect, changeType: 'DELETE' }], writeContext(req));
     return reply.status(200).send();
   });
-}
-
-function header(req: FastifyRequest, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** `[{urn, aspects:{name:{value, systemMetadata?, headers?}}}]` → proposals, checking the shape. */
@@ -155,45 +134,8 @@ function batchProposals(body: unknown, checkUrn: (urn: string) => void): Proposa
     if (typeof item.urn !== 'string') throw new ValidationError(`[${i}]: missing \`urn\` field`);
     if (!isRecord(item.aspects)) throw new ValidationError(`[${i}]: missing \`aspects\` field`);
     const urn = item.urn;
-    parseUrn(urn);
     checkUrn(urn);
-    for (const [aspect, wrapper] of Object.entries(item.aspects)) {
-      if (!isRecord(wrapper) || !('value' in wrapper)) {
-        throw new ValidationError(`[${i}].aspects.${aspect}: expected {"value": …}`);
-      }
-      const headers = isRecord(wrapper.headers) ? wrapper.headers : {};
-      const ifVersionMatch = headers['If-Version-Match'] ?? headers['if-version-match'];
-      proposals.push({
-        urn,
-        aspect,
-        changeType: 'UPSERT',
-        value: wrapper.value,
-        systemMetadata: clientSystemMetadata(wrapper.systemMetadata, `[${i}].aspects.${aspect}.systemMetadata`),
-        ifVersionMatch: ifVersionMatch === undefined ? undefined : String(ifVersionMatch),
-      });
-    }
+    for (const [aspect, wrapper] of Object.entries(item.aspects)) proposals.push(aspectWrite(urn, aspect, wrapper, `[${i}].aspects.${aspect}`));
   });
   return proposals;
-}
-
-function clientSystemMetadata(raw: unknown, where: string): ClientSystemMetadata | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (!isRecord(raw)) throw new ValidationError(`${where} must be an object`);
-  const sm: ClientSystemMetadata = {};
-  if (raw.runId !== undefined) {
-    if (typeof raw.runId !== 'string') throw new ValidationError(`${where}.runId must be a string`);
-    sm.runId = raw.runId;
-  }
-  if (raw.lastObserved !== undefined) {
-    if (!Number.isInteger(raw.lastObserved)) throw new ValidationError(`${where}.lastObserved must be an integer`);
-    sm.lastObserved = raw.lastObserved as number;
-  }
-  if (raw.properties !== undefined) {
-    const props = raw.properties;
-    if (!isRecord(props) || !Object.values(props).every((v) => typeof v === 'string')) {
-      throw new ValidationError(`${where}.properties must map strings to strings`);
-    }
-    sm.properties = props as Record<string, string>;
-  }
-  return sm;
 }

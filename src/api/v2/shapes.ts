@@ -2,6 +2,7 @@ import type { AppliedChange } from '../../ingest/proposal.js';
 import type { AspectView, EntityView } from '../../read/read.js';
 import type { SystemMetadata } from '../../store/store.js';
 import { ref } from '../answers.js';
+import { writtenEntities } from '../entity-writes.js';
 
 /** DataHub's v2 aspect wrapper: `{value, systemMetadata?}`. */
 export interface AspectJson {
@@ -18,22 +19,15 @@ export function aspectJson(aspect: AspectView, withSystemMetadata: boolean): Asp
   return withSystemMetadata ? { value: aspect.value, systemMetadata: aspect.systemMetadata } : { value: aspect.value };
 }
 
-export function entityJson(entity: EntityView, withSystemMetadata: boolean): EntityJson {
+export function entityJson(entity: Pick<EntityView, 'urn' | 'aspects'>, withSystemMetadata: boolean): EntityJson {
   const aspects: Record<string, AspectJson> = {};
   for (const [name, aspect] of entity.aspects) aspects[name] = aspectJson(aspect, withSystemMetadata);
   return { urn: entity.urn, aspects };
 }
 
-/** Groups applied changes per URN, in first-seen order; deletions are left out. */
+/** Applied changes as entities, per URN in first-seen order; deletions are left out. */
 export function changesJson(changes: readonly AppliedChange[], withSystemMetadata: boolean): EntityJson[] {
-  const byUrn = new Map<string, EntityJson>();
-  for (const change of changes) {
-    if (change.value === undefined || !change.systemMetadata) continue;
-    let entity = byUrn.get(change.urn);
-    if (!entity) byUrn.set(change.urn, (entity = { urn: change.urn, aspects: {} }));
-    entity.aspects[change.aspect] = aspectJson({ value: change.value, systemMetadata: change.systemMetadata }, withSystemMetadata);
-  }
-  return [...byUrn.values()];
+  return writtenEntities(changes).map((entity) => entityJson(entity, withSystemMetadata));
 }
 
 /** These shapes as named schemas of the API document (`components.schemas`). */

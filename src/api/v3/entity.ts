@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { parsePatchDocument } from '../../ingest/patch.js';
+import type { Proposal } from '../../ingest/proposal.js';
+import { isRecord } from '../../json.js';
+import type { Reader } from '../../read/read.js';
+import type { EntitySpec, Registry } from '../../registry/registry.js';
+import type { Services } from '../../services.js';
+import type { Urn } from '../../urn/urn.js';
+import { writeContext } from '../context.js';
+import { aspectWrite, entityDeletion, requestHeader, singleWriteType } from '../entity-writes.js';
+import { aspectList } from '../params.js';
+import { requestUrn, typedUrn } from '../urns.js';
+import * as s from './schemas.js';
+import { V3 } from './schemas.js';
+import { aspectJsonV3, changesJsonV3, entityJsonV3 } from './shapes.js';
+
+const READ = { permission: 'read' } as const;
+const WRITE = { permission: 'write' } as const;
+
+interface EntityParams {
+  entityName: string;
+  urn: string;
+}
+interface AspectParams extends EntityParams {
+  aspectName: string;
+}
+
+/**
+ * The v3 routes of one entity or aspect, addressed by URN. As in DataHub, the path's entity name
+ * is ignored where the URN says it all (reads, deletes: `/generic/{urn}` works); single-aspect
+ * writes look the aspect up under it, so there it must be the URN's own type.
+ */
+export function entityRoutesV3(app: FastifyInstance, services: Services): void {
+  const { reader, ingest, registry } = services;
+
+  app.get<{ Params: EntityParams; Querystring: s.EntityQuery }>(`${V3}/:entityName/:urn`, { schema: s.getEntity, config: READ }, async (req) => {
+    const { urn } = requestUrn(registry, req.params.urn);
+    const entity = await reader.getEntity(urn.text, aspectList(req.query.aspects, req.query.aspectNames));
+    // DataHub leaves out an entity without any of the asked aspects: 404 as for a missing one.
+    if (!entity || entity.aspects.size === 0) throw new NotFoundError(`Entity ${urn.text} not found`);
+    return entityJsonV3(entity, req.query.systemMetadata ?? false);
+  });
+
+  app.head<{ Params: EntityParams }>(`${V3}/:entityName/:urn`, { schema: s.headEntity, config: READ }, async (req, reply) => {
+    const { urn, entity } = requestUrn(registry, req.params.urn);
+    return reply.status((await live(reader, registry, urn, entity)) ? 204 : 404).send();
+  });
+
+  app.delete<{ Params: EntityParams; Querystring: s.DeleteQuery }>(`${V3}/:entityName/:urn`, { schema: s.deleteEntity, config: WRITE }, async (req, reply) => {
+    const { urn, entity } = requestUrn(registry, req.params.urn);
+    const proposals = await entityDeletion(reader, urn, entity, aspectList(req.query.aspects), req.query.clear ?? false);
+    await ingest.ingest(proposals, writeContext(req));
+    return reply.status(200).send();
+  });
+
+  app.get<{ Params: AspectParams; Querystring: s.AspectQuery }>(`${V3}/:entityName/:urn/:aspectName`, { schema: s.getAspect, config: READ }, async (req) => {
+    const { urn } = requestUrn(registry, req.params.urn);
+    const version = req.query.version ?? 0;
+    const aspect = await reader.getAspect(urn.text, req.params.aspectName, version);
+    if (!aspect) {
+      throw new NotFoundError(`Aspect ${req.params.aspectName} of ${urn.text} not found${version ? ` at version ${version}` : ''}`);
+    }
+    return aspectJsonV3(aspect, req.query.systemMetadata ?? false);
+  });
+
+  app.head<{ Params: AspectParams }>(`${V3}/:entityName/:urn/:aspectName`, { schema: s.headAspect, config: READ }, async (req, reply) => {
+    const { urn, entity } = requestUrn(registry, req.params.urn);
+    const found = registry.aspectOf(entity, req.params.aspectName) !== undefined && (await reader.getAspect(urn.text, req.params.aspectName)) !== undefined;
+    return reply.status(found && (await live(reader, registry, urn, entity)) ? 204 : 404).send();
+  });
+
+  app.delete<{ Params: AspectParams }>(`${V3}/:entityName/:urn/:aspectName`, { schema: s.deleteAspect, config: WRITE }, async (req, reply) => {
+    const { urn } = requestUrn(registry, req.params.urn);
+    await ingest.ingest([{ urn: urn.text, aspect: req.params.aspectName, changeType: 'DELETE' }], writeContext(req));
+    return reply.status(200).send();
+  });
+
+  app.post<{ Params: AspectParams; Querystring: s.WriteAspectQuery; Body: unknown }>(
+    `${V3}/:entityName/:urn/:aspectName`,
+    { schema: s.postAspect, config: WRITE },
+    async (req, reply) => {
+      const { urn } = typedUrn(registry, req.params.entityName, req.params.urn);
+      const q = req.query;
+      const createEntity = q.createIfEntityNotExists ?? q.createEntityIfNotExists ?? false;
+      const changeType = singleWriteType(q.createIfNotExists ?? true, createEntity);
+      if (!isRecord(req.body)) throw new ValidationError('The body must be {"value": …, "systemMetadata"?: …, "headers"?: …}');
+      const proposal = withHeader(aspectWrite(urn.text, req.params.aspectName, req.body, 'body', changeType), req);
+      const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
+      return reply.status(q.async ? 202 : 200).send(changesJsonV3(changes, q.systemMetadata ?? false)[0]);
+    },
+  );
+
+  app.patch<{ Params: AspectParams; Querystring: s.BatchQuery; Body: unknown }>(
+    `${V3}/:entityName/:urn/:aspectName`,
+    { schema: s.patchAspect, config: WRITE },
+    async (req) => {
+      const { urn } = typedUrn(registry, req.params.entityName, req.params.urn);
+      const proposal: Proposal = {
+        urn: urn.text,
+        aspect: req.params.aspectName,
+        changeType: 'PATCH',
+        patch: parsePatchDocument(req.body),
+        ifVersionMatch: requestHeader(req, 'if-version-match'),
+      };
+      const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
+      // DataHub answers 200 here whatever `async` says.
+      return changesJsonV3(changes, req.query.systemMetadata ?? false)[0];
+    },
+  );
+}
+
+/** The body's `headers` decide If-Version-Match; the HTTP header counts when they do not say. */
+function withHeader(proposal: Proposal, req: FastifyRequest): Proposal {
+  return proposal.ifVersionMatch === undefined ? { ...proposal, ifVersionMatch: requestHeader(req, 'if-version-match') } : proposal;
+}
+
+/** Exists and is not soft-deleted (`status.removed`): what DataHub's HEAD calls existing. */
+async function live(reader: Reader, registry: Registry, urn: Urn, entity: EntitySpec): Promise<boolean> {
+  if (!(await reader.exists(urn.text, entity))) return false;
+  if (!registry.aspectOf(entity, 'status')) return true;
+  const status = await reader.getAspect(urn.text, 'status');
+  return !(isRecord(status?.value) && status.value.removed === true);
+}
