@@ -83,6 +83,25 @@ describe("DataHub's smoke fixtures", () => {
     }
   });
 
+  it("runs with authentication on, as the datahub user whose actor DataHub's fixtures expect", async () => {
+    const session = await openSmokeSession();
+    try {
+      const read = { method: 'GET', url: '/openapi/v2/entity/dataPlatform/urn%3Ali%3AdataPlatform%3Ahive', headers: {} };
+      assert.equal((await session.transport(read)).status, 401);
+      assert.equal((await session.transport({ ...read, headers: { authorization: `Bearer ${session.token}` } })).status, 200);
+      const write = await session.transport({
+        method: 'POST',
+        url: '/openapi/v2/entity/tag/urn%3Ali%3Atag%3Asmoke/status?systemMetadata=true',
+        headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+        body: '{"removed": false}',
+      });
+      assert.equal(write.status, 200, write.body);
+      assert.equal(JSON.parse(write.body).aspects.status.systemMetadata.aspectCreated.actor, 'urn:li:corpuser:datahub');
+    } finally {
+      await session.close();
+    }
+  });
+
   for (const file of files) {
     it(file, async () => {
       // Newer fixtures name their entities {unique_id} so reruns on one server do not collide.
