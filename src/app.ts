@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { registerAuth } from './api/auth.js';
 import { registerBodyParsing } from './api/body.js';
+import { registerDoubleRendering } from './api/doubles.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './api/errors.js';
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes, statusShapes } from './api/status.js';
@@ -104,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   }
   registerRequestIds(app);
   registerBodyParsing(app);
+  registerDoubleRendering(app);
   registerErrorHandlers(app);
   // Auth is the caller's choice here (tests, embedding); `urnbase serve` turns it on by default.
   const auth = options.auth ?? false;

@@ -37,7 +37,45 @@ export function registerBodyParsing(app: FastifyInstance): void {
     });
   });
   const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? () => true : compiledOnFirstUse(ajv, schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body') return () => true;
+    const validate = compiledOnFirstUse(ajv, schema);
+    return httpPart === 'querystring' ? asSpringReadsQueries(schema as QuerySchema, validate) : validate;
+  });
+}
+
+/** The part of a querystring schema read here. */
+interface QuerySchema {
+  properties?: Record<string, { type?: unknown }>;
+}
+
+const SPRING_TRUE = new Set(['true', 'on', 'yes', '1']);
+const SPRING_FALSE = new Set(['false', 'off', 'no', '0']);
+
+/**
+ * Query parameters read as DataHub's server (Spring) reads them: a single-valued parameter given
+ * twice takes its first value, and booleans are any case of true/false, on/off, yes/no, 1/0.
+ * Python's `requests` sends `async=False`, and DataHub's own smoke fixtures repeat a parameter
+ * that is both in the URL and in `params`.
+ */
+function asSpringReadsQueries(schema: QuerySchema, validate: ValidateFunction): ValidateFunction {
+  const scalars = Object.entries(schema.properties ?? {}).filter(([, p]) => typeof p.type === 'string' && p.type !== 'array');
+  if (scalars.length === 0) return validate;
+  const normalized = ((query: Record<string, unknown>) => {
+    for (const [name, property] of scalars) {
+      let value = query[name];
+      if (Array.isArray(value)) value = query[name] = value[0];
+      if (property.type === 'boolean' && typeof value === 'string') {
+        const word = value.toLowerCase();
+        if (SPRING_TRUE.has(word)) query[name] = true;
+        else if (SPRING_FALSE.has(word)) query[name] = false;
+      }
+    }
+    const valid = validate(query);
+    normalized.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return normalized;
 }
 
 /**

@@ -104,6 +104,14 @@ export async function entityDeletion(reader: Reader, urn: Urn, entity: EntitySpe
   return aspects.map((aspect): Proposal => ({ urn: urn.text, aspect, changeType: 'DELETE' }));
 }
 
+/**
+ * The changes with the key and default aspects that each one created its entity with, before it:
+ * a synchronous batch write answers what it stored, as DataHub's does.
+ */
+export function withCreated(changes: readonly AppliedChange[]): AppliedChange[] {
+  return changes.flatMap((change) => [...(change.created ?? []), change]);
+}
+
 /** Written values per entity, in first-seen order (a later write of an aspect wins); deletions are left out. */
 export function writtenEntities(changes: readonly AppliedChange[]): Array<{ urn: string; aspects: Map<string, AspectView> }> {
   const byUrn = new Map<string, Map<string, AspectView>>();

@@ -135,10 +135,10 @@ export class Ingest {
     this.checkSchema(item, value);
     const change = this.change(item, current?.value, value);
     await this.validate(change, run.lookups);
-    if (!entityExists) await this.createEntity(item, run);
+    const created = entityExists ? undefined : await this.createEntity(item, run);
     const result = run.pending.put(changed(item), item.aspect.name, value, item.proposal.changeType, item.proposal.systemMetadata);
     await this.expand(change, run);
-    return result;
+    return created ? { ...result, created } : result;
   }
 
   /** If-Version-Match, CREATE and CREATE_ENTITY, against the state as the request leaves it so far. */
@@ -200,16 +200,20 @@ export class Ingest {
     }
   }
 
-  /** A new entity gets its key aspect, and the default aspects the request does not write itself. */
-  private async createEntity(item: ResolvedProposal, run: Attempt): Promise<void> {
+  /**
+   * A new entity gets its key aspect, and the default aspects the request does not write itself;
+   * they are returned, for answers that show what a write created (DataHub's v3 batch writes).
+   */
+  private async createEntity(item: ResolvedProposal, run: Attempt): Promise<AppliedChange[]> {
     const urn = item.urn.text;
     const defaults = defaultAspects(item.entity, item.key);
     await run.state.load([urn], defaults.map(([name]) => name));
-    run.pending.put(changed(item), item.entity.keyAspect.name, item.key, 'UPSERT');
+    const created = [run.pending.put(changed(item), item.entity.keyAspect.name, item.key, 'UPSERT')];
     const aspects = run.state.aspects(urn);
     for (const [name, value] of defaults) {
-      if (!aspects.has(name) && !run.requested.has(aspectKey(urn, name))) run.pending.put(changed(item), name, value, 'UPSERT');
+      if (!aspects.has(name) && !run.requested.has(aspectKey(urn, name))) created.push(run.pending.put(changed(item), name, value, 'UPSERT'));
     }
+    return created;
   }
 
   /** Appends the proposals that the change's side effects imply, with their state loaded. */

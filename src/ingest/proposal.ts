@@ -40,4 +40,6 @@ export interface AppliedChange {
   systemMetadata?: import('../store/store.js').SystemMetadata;
   /** False when the write matched the stored value (or deleted something absent). */
   changed: boolean;
+  /** When this change created its entity: the key and default aspects written with it. */
+  created?: AppliedChange[];
 }

@@ -169,3 +169,32 @@ describe('URNs are at most 2048 bytes long, on every route', () => {
     }
   });
 });
+
+describe('query parameters, read as DataHub (Spring) reads them', () => {
+  let t: TestApp;
+  before(async () => (t = await testApp()));
+  after(() => t.app.close());
+  const urn = datasetUrn('spring.params');
+
+  it('takes booleans in any case, and on/off, yes/no, 1/0 (Python requests sends async=False)', async () => {
+    const write = await t.call({ method: 'POST', url: `${V2}/dataset?async=False`, payload: [{ urn, aspects: { status: { value: { removed: false } } } }] });
+    assert.equal(write.status, 200, write.raw);
+    for (const [flag, status] of [['TRUE', 409], ['yes', 409], ['1', 409], ['off', 200], ['No', 200], ['0', 200]] as const) {
+      const res = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/status?createIfNotExists=${flag}`, payload: { removed: false } });
+      assert.equal(res.status, status, `createIfNotExists=${flag}: ${res.raw}`);
+    }
+  });
+
+  it('takes the first value of a single-valued parameter given twice', async () => {
+    const first = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/status?createIfNotExists=false&createIfNotExists=true`, payload: { removed: false } });
+    assert.equal(first.status, 200, first.raw);
+    const again = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/status?createIfNotExists=true&createIfNotExists=false`, payload: { removed: false } });
+    assert.equal(again.status, 409, again.raw);
+  });
+
+  it('still refuses a boolean that is none of those words', async () => {
+    const res = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/status?createIfNotExists=maybe`, payload: { removed: false } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { error: 'Validation Error', message: 'querystring/createIfNotExists must be boolean' });
+  });
+});

@@ -23,7 +23,7 @@ describe('POST /openapi/v2/entity/{type} (batch)', () => {
     assert.deepEqual(stored.body.aspects, { status: { value: { removed: true } }, globalTags: { value: { tags: [] } } });
   });
 
-  it('async=false answers 200 with the stored values of the aspects written, per URN', async () => {
+  it('async=false answers 200 with the stored values of the aspects written, per URN, and what a new entity was created with', async () => {
     const a = datasetUrn('batch.sync');
     const res = await batch([{ urn: a, aspects: { status: { value: { removed: false } } } }], '?async=false');
     assert.equal(res.status, 200);
@@ -31,10 +31,15 @@ describe('POST /openapi/v2/entity/{type} (batch)', () => {
       {
         urn: a,
         aspects: {
+          datasetKey: { value: { platform: 'urn:li:dataPlatform:hive', name: 'batch.sync', origin: 'PROD' } },
+          browsePathsV2: { value: { path: [{ id: 'Default' }] } },
+          dataPlatformInstance: { value: { platform: 'urn:li:dataPlatform:hive' } },
           status: { value: { removed: false } },
         },
       },
     ]);
+    const again = await batch([{ urn: a, aspects: { status: { value: { removed: true } } } }], '?async=false');
+    assert.deepEqual(again.body, [{ urn: a, aspects: { status: { value: { removed: true } } } }], 'an existing entity: only what was written');
   });
 
   it('keeps client systemMetadata runId, lastObserved and properties', async () => {

@@ -147,8 +147,16 @@ describe('POST and PATCH /openapi/v3/entity/{type} (batches)', () => {
     });
     assert.equal(res.status, 200, res.raw);
     assert.deepEqual(res.body, [
-      { urn, datasetProperties: { value: { customProperties: {}, tags: [], description: 'one' } }, globalTags: { value: { tags: [{ tag: 'urn:li:tag:x' }] } } },
-      { urn: c, status: { value: { removed: true } } },
+      {
+        urn,
+        // A new entity: its key and default aspects too, as in DataHub's "Patch dataset with description" fixture.
+        datasetKey: { value: { platform: 'urn:li:dataPlatform:hive', name: 'v3batch.patch.sync', origin: 'PROD' } },
+        browsePathsV2: { value: { path: [{ id: 'Default' }] } },
+        dataPlatformInstance: { value: { platform: 'urn:li:dataPlatform:hive' } },
+        datasetProperties: { value: { customProperties: {}, tags: [], description: 'one' } },
+        globalTags: { value: { tags: [{ tag: 'urn:li:tag:x' }] } },
+      },
+      { urn: c, chartKey: { value: { dashboardTool: 'looker', chartId: 'v3batch.patch' } }, browsePathsV2: { value: { path: [{ id: 'Default' }] } }, status: { value: { removed: true } } },
     ]);
   });
 
@@ -189,8 +197,17 @@ describe('/openapi/v3/entity/generic (entities grouped by type)', () => {
     });
     assert.equal(res.status, 200, res.raw);
     assert.deepEqual(res.body, {
-      dataset: [{ urn: d, datasetProperties: { value: { name: 'datasetGenericV3', customProperties: {}, tags: [] } }, status: { value: { removed: false } } }],
-      chart: [{ urn: c, status: { value: { removed: false } } }],
+      dataset: [
+        {
+          urn: d,
+          datasetKey: { value: { platform: 'urn:li:dataPlatform:test', name: 'datasetGenericV3', origin: 'PROD' } },
+          browsePathsV2: { value: { path: [{ id: 'Default' }] } },
+          dataPlatformInstance: { value: { platform: 'urn:li:dataPlatform:test' } },
+          datasetProperties: { value: { name: 'datasetGenericV3', customProperties: {}, tags: [] } },
+          status: { value: { removed: false } },
+        },
+      ],
+      chart: [{ urn: c, chartKey: { value: { dashboardTool: 'looker', chartId: 'chartGenericV3' } }, browsePathsV2: { value: { path: [{ id: 'Default' }] } }, status: { value: { removed: false } } }],
     });
   });
 

@@ -5,7 +5,7 @@ import type { Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
 import type { Services } from '../../services.js';
 import { writeContext } from '../context.js';
-import { aspectWrite, entityDeletion, requestHeader, singleWriteType } from '../entity-writes.js';
+import { aspectWrite, entityDeletion, requestHeader, singleWriteType, withCreated } from '../entity-writes.js';
 import { aspectList } from '../params.js';
 import { typedUrn } from '../urns.js';
 import { aspectJson, changesJson, entityJson } from './shapes.js';
@@ -39,7 +39,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
       if (req.query.async ?? true) {
         return reply.status(202).send([...new Set(proposals.map((p) => p.urn))].map((urn) => ({ urn })));
       }
-      return changesJson(await reader.present(changes), req.query.systemMetadata ?? false);
+      return changesJson(await reader.present(withCreated(changes)), req.query.systemMetadata ?? false);
     },
   );
 

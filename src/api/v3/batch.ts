@@ -4,7 +4,7 @@ import type { AppliedChange, Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
 import type { Services } from '../../services.js';
 import { writeContext } from '../context.js';
-import { aspectPatch, aspectWrite } from '../entity-writes.js';
+import { aspectPatch, aspectWrite, withCreated } from '../entity-writes.js';
 import { requestUrn } from '../urns.js';
 import { readBatch, type BatchGetItem } from './batch-get.js';
 import * as s from './schemas.js';
@@ -41,7 +41,8 @@ export function batchRoutesV3(app: FastifyInstance, services: Services): void {
     { schema: s.createEntities, config: WRITE },
     async (req, reply) => {
       const [changes] = await write([{ items: req.body, where: '' }], 'UPSERT', req);
-      return reply.status(req.query.async ?? true ? 202 : 200).send(changesJsonV3(changes, req.query.systemMetadata ?? false));
+      const async = req.query.async ?? true;
+      return reply.status(async ? 202 : 200).send(changesJsonV3(async ? changes : withCreated(changes), req.query.systemMetadata ?? false));
     },
   );
 
@@ -51,7 +52,7 @@ export function batchRoutesV3(app: FastifyInstance, services: Services): void {
     async (req, reply) => {
       const [changes] = await write([{ items: req.body, where: '' }], 'PATCH', req);
       if (req.query.async ?? true) return reply.status(202).send();
-      return changesJsonV3(changes, req.query.systemMetadata ?? false);
+      return changesJsonV3(withCreated(changes), req.query.systemMetadata ?? false);
     },
   );
 
@@ -59,8 +60,9 @@ export function batchRoutesV3(app: FastifyInstance, services: Services): void {
     const groups = typeGroups(req.body);
     const written = await write(groups, 'UPSERT', req);
     const withMetadata = req.query.systemMetadata ?? false;
-    const answer = Object.fromEntries(groups.map((g, i) => [g.name, changesJsonV3(written[i], withMetadata)]));
-    return reply.status(req.query.async ?? true ? 202 : 200).send(answer);
+    const async = req.query.async ?? true;
+    const answer = Object.fromEntries(groups.map((g, i) => [g.name, changesJsonV3(async ? written[i] : withCreated(written[i]), withMetadata)]));
+    return reply.status(async ? 202 : 200).send(answer);
   });
 
   app.patch<{ Querystring: s.BatchQuery; Body: unknown }>(`${V3}/generic`, { schema: s.patchGeneric, config: WRITE }, async (req, reply) => {
@@ -69,7 +71,7 @@ export function batchRoutesV3(app: FastifyInstance, services: Services): void {
     const async = req.query.async ?? true;
     const withMetadata = req.query.systemMetadata ?? false;
     // As DataHub: an async patch answers each group with an empty list.
-    const answer = Object.fromEntries(groups.map((g, i) => [g.name, async ? [] : changesJsonV3(written[i], withMetadata)]));
+    const answer = Object.fromEntries(groups.map((g, i) => [g.name, async ? [] : changesJsonV3(withCreated(written[i]), withMetadata)]));
     return reply.status(async ? 202 : 200).send(answer);
   });
 
