@@ -42,6 +42,22 @@ describe('entity registry', () => {
     assert.equal(registry.aspectOf(dataset, 'propertyDefinition'), undefined);
   });
 
+  it('names every aspect\'s Pegasus record, once, and finds aspects by it', () => {
+    const seen = new Map<string, string>();
+    for (const entity of registry.entityTypes()) {
+      for (const aspect of entity.aspects.values()) {
+        assert.match(aspect.pegasusClass ?? '', /^com\.linkedin(\.[a-z]+)+\.[A-Z][A-Za-z0-9]*$/, aspect.name);
+        const other = seen.get(aspect.pegasusClass!);
+        assert.ok(other === undefined || other === aspect.name, `${aspect.pegasusClass} names ${other} and ${aspect.name}`);
+        seen.set(aspect.pegasusClass!, aspect.name);
+      }
+    }
+    const dataset = registry.entityType('dataset')!;
+    assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.dataset.DatasetProperties')?.name, 'datasetProperties');
+    assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.metadata.key.DatasetKey')?.name, 'datasetKey');
+    assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.chart.ChartInfo'), undefined);
+  });
+
   it('derives key aspects from URNs', () => {
     assert.deepEqual(registry.keyOf(parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)')), {
       platform: 'urn:li:dataPlatform:hive',
