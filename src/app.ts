@@ -14,6 +14,7 @@ import { entityRoutesV2 } from './api/v2/entity.js';
 import { entityShapes } from './api/v2/shapes.js';
 import { searchRoutesV2, searchShapes } from './api/v2/search.js';
 import { scrollRoutesV3, scrollShapesV3 } from './api/v3/scroll.js';
+import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
@@ -107,13 +108,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const createdAdminTokenFile = auth && !options.adminToken ? await bootstrapAdminToken(tokens, options.dataDir, app.log) : undefined;
   registerAuth(app, tokens, new FailedAuthLimiter(options.authFailureLimit), auth);
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...tokenShapes, ...eventShapes, ...testShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...tokenShapes, ...eventShapes, ...testShapes, ...restliShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
   searchRoutesV2(app, services);
   scrollRoutesV3(app, services);
   testRoutes(app, tests);
+  restliRoutes(app, services);
   tokenRoutes(app, tokens);
   eventRoutes(app, changeLog);
   await app.ready();
