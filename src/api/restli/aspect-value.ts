@@ -28,7 +28,9 @@ export function parseAspectJson(text: string, where: string): unknown {
   try {
     value = JSON.parse(aspectText(text));
   } catch (error) {
-    throw new ValidationError(`${where} is not valid JSON: ${(error as Error).message}`);
+    // The parser's own wording changes between Node releases; where it stopped does not.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new ValidationError(`${where} is not valid JSON${at === undefined ? '' : ` (at character ${at})`}`);
   }
   if (nestsDeeperThan(value, MAX_BODY_DEPTH)) throw new ValidationError(`${where} nests deeper than ${MAX_BODY_DEPTH} levels`);
   const key = prototypeKey(value);
