@@ -116,7 +116,7 @@ describe('Rest.li ingestion refuses bad proposals and writes nothing', () => {
   it('an aspect value that is not JSON: 400', async () => {
     const request = pythonEmit(upsert(datasetUrn('restli.ref.json'), 'status', { removed: false }), ADMIN);
     request.payload = String(request.payload).replace('"{\\"removed\\": false}"', '"{removed: false"');
-    await refused(request, 400, 'proposal.aspect.value is not valid JSON (at character 1)');
+    await refused(request, 400, 'proposal.aspect.value is not valid JSON: it must be the aspect serialized as a JSON string');
   });
 
   it('an aspect value with a key that reaches the prototype, or nested too deep: 400', async () => {

@@ -27,10 +27,9 @@ export function parseAspectJson(text: string, where: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(aspectText(text));
-  } catch (error) {
-    // The parser's own wording changes between Node releases; where it stopped does not.
-    const at = /position (\d+)/.exec((error as Error).message)?.[1];
-    throw new ValidationError(`${where} is not valid JSON${at === undefined ? '' : ` (at character ${at})`}`);
+  } catch {
+    // Not the parser's own words: they change between Node releases, and do not always say where.
+    throw new ValidationError(`${where} is not valid JSON: it must be the aspect serialized as a JSON string`);
   }
   if (nestsDeeperThan(value, MAX_BODY_DEPTH)) throw new ValidationError(`${where} nests deeper than ${MAX_BODY_DEPTH} levels`);
   const key = prototypeKey(value);
