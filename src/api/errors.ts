@@ -41,7 +41,7 @@ const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';
 const RESTLI_NOT_FOUND = 'com.linkedin.metadata.restli.NonExceptionHttpErrorResponse';
 
 /** The same refusal in Rest.li's shape: same status, the message the clients print. */
-export function restliErrorBody(status: number, body: ErrorBody): RestliErrorBody {
+function restliErrorBody(status: number, body: ErrorBody): RestliErrorBody {
   const exceptionClass = status === 404 ? RESTLI_NOT_FOUND : RESTLI_EXCEPTION;
   const message = body.message ?? body.error;
   return {

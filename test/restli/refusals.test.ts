@@ -234,3 +234,26 @@ describe('Rest.li ingestion refuses bad proposals and writes nothing', () => {
     await refused(post('/entities?action=search'), 400, 'Action search on /entities is not served by urnbase (served: delete, ingest)');
   });
 });
+
+describe('a real fault on a Rest.li route', () => {
+  it('answers 500 in Rest.li\'s shape with the request id, never the internal message', async () => {
+    const { buildApp } = await import('../../src/app.js');
+    const { SqliteStore } = await import('../../src/store/sqlite/store.js');
+    const store = new SqliteStore(':memory:');
+    const { app } = await buildApp({ dataDir: ':memory:', logLevel: 'silent', bodyLimit: 1024 * 1024, store });
+    try {
+      store.getVersion = async () => {
+        throw new Error('disk on fire at /secret/path');
+      };
+      const res = await app.inject({ method: 'GET', url: `/aspects/${encodeURIComponent(datasetUrn('restli.fault'))}?aspect=status` });
+      assert.equal(res.statusCode, 500);
+      const body = JSON.parse(res.body);
+      assert.match(body.requestId, /^req-/);
+      assert.deepEqual(body, { ...restliError(500, 'Internal server error occurred'), requestId: body.requestId });
+      assert.equal(res.headers['x-restli-error-response'], 'true');
+      assert.doesNotMatch(res.body, /secret|fire/);
+    } finally {
+      await app.close();
+    }
+  });
+});
