@@ -25,6 +25,8 @@ describe('entity registry', () => {
     'dataset', 'chart', 'dashboard', 'dataJob', 'dataFlow', 'container', 'domain', 'dataProduct', 'glossaryTerm',
     'glossaryNode', 'tag', 'corpuser', 'corpGroup', 'dataPlatform', 'schemaField', 'mlModel', 'mlModelGroup',
     'mlFeature', 'mlFeatureTable', 'notebook', 'structuredProperty', 'test', 'dataType', 'entityType', 'ownershipType',
+    // What `datahub ingest` reports each run as (DatahubIngestionRunSummaryProvider).
+    'dataHubIngestionSource', 'dataHubExecutionRequest',
   ];
   it('registers every required entity type with a key aspect', () => {
     for (const name of required) assert.ok(registry.entityType(name)?.keyAspect, name);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
 import { aspect, brief, defineTest } from '../metatests/fixtures.js';
 import {
+  pyDumps,
   pythonEmit,
   pythonEmitBatch,
   pythonGetAspect,
@@ -210,6 +211,49 @@ describe('a pipeline speaking like DataHub\'s Python emitter over Rest.li', () =
     const refused = await t.call(pythonEmit(mcp(customers, 'structuredProperties', { properties: [{ propertyUrn: CLASSIFICATION, values: [{ string: 'x' }] }] }), editor));
     assert.equal(refused.status, 400);
     assert.equal(refused.body.message, `Cannot apply a soft deleted Structured Property value: ${CLASSIFICATION}`);
+  });
+
+  it('takes what `datahub ingest` reports about its own run, batched with the metadata it ingests', async () => {
+    const source = 'urn:li:dataHubIngestionSource:cli-5a2f0c1e9b8d';
+    const request = 'urn:li:dataHubExecutionRequest:snowflake-2024_05_01-02_00_00-x1y2z3';
+    const recipe = pyDumps({ source: { type: 'snowflake', config: { account_id: 'acme' } }, sink: { type: 'datahub-rest' } });
+    const res = await t.call(
+      pythonEmitBatch(
+        [
+          mcp(source, 'dataHubIngestionSourceInfo', {
+            name: '[CLI] snowflake',
+            type: 'snowflake',
+            platform: 'urn:li:dataPlatform:snowflake',
+            config: { recipe, version: '1.2.0.1', executorId: '__datahub_cli_' },
+          }),
+          mcp(request, 'dataHubExecutionRequestInput', {
+            task: 'CLI Ingestion',
+            args: { recipe, version: '1.2.0.1' },
+            executorId: '__datahub_cli_',
+            requestedAt: 1_700_000_000_000,
+            source: { type: 'CLI_INGESTION_SOURCE', ingestionSource: source },
+          }),
+          mcp(datasetUrn('restli.py.reported', 'snowflake'), 'status', { removed: false }),
+        ],
+        editor,
+      ),
+    );
+    assert.equal(res.status, 200, res.raw);
+    const result = await t.call(
+      pythonEmit(
+        mcp(request, 'dataHubExecutionRequestResult', {
+          status: 'SUCCESS',
+          startTimeMs: 1_700_000_000_000,
+          durationMs: 5300,
+          report: '~~~~ Ingestion Report ~~~~\n{}',
+          structuredReport: { type: 'CLI_INGEST', serializedValue: '{}', contentType: 'application/json' },
+        }),
+        editor,
+      ),
+    );
+    assert.equal(result.status, 200, result.raw);
+    const read = await t.call(pythonGetAspect(request, 'dataHubExecutionRequestResult', 0, editor));
+    assert.equal(read.body.aspect['com.linkedin.execution.ExecutionRequestResult'].status, 'SUCCESS');
   });
 
   it('hard-deletes an entity with hard_delete_entity, counting its rows', async () => {
