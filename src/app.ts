@@ -18,6 +18,7 @@ import { scrollRoutesV3, scrollShapesV3 } from './api/v3/scroll.js';
 import { entityRoutesV3 } from './api/v3/entity.js';
 import { batchRoutesV3 } from './api/v3/batch.js';
 import { entityShapesV3 } from './api/v3/shapes.js';
+import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
@@ -112,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const createdAdminTokenFile = auth && !options.adminToken ? await bootstrapAdminToken(tokens, options.dataDir, app.log) : undefined;
   registerAuth(app, tokens, new FailedAuthLimiter(options.authFailureLimit), auth);
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...testShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...testShapes, ...restliShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   entityRoutesV3(app, services);
   batchRoutesV3(app, services);
   testRoutes(app, tests);
+  restliRoutes(app, services);
   tokenRoutes(app, tokens);
   eventRoutes(app, changeLog);
   await app.ready();

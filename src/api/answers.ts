@@ -43,5 +43,18 @@ export const errorSchema = {
   },
 };
 
+/** Every refusal's body on Rest.li routes (`config.errorFormat: 'restli'`), as `api/errors.ts` writes it. */
+export const restliErrorSchema = {
+  type: 'object',
+  required: ['exceptionClass', 'message', 'status', 'stackTrace'],
+  properties: {
+    exceptionClass: { type: 'string', description: 'com.linkedin.restli.server.RestLiServiceException (com.linkedin.metadata.restli.NonExceptionHttpErrorResponse for 404)' },
+    message: { type: 'string', description: 'What went wrong: what DataHub\'s clients show' },
+    status: { type: 'integer', description: 'The HTTP status again' },
+    stackTrace: { type: 'string', description: 'One line naming class, status and message (never a real stack trace)' },
+    requestId: { type: 'string', description: 'On 5xx: the request id to look for in the server log' },
+  },
+};
+
 /** Why a list or scroll is refused (they share their parameters). */
 export const SEARCH_REFUSAL = 'An unknown entity type, aspect name or field, a query or filter that does not parse, or an invalid parameter';

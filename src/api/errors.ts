@@ -14,10 +14,44 @@ import {
 } from '../errors.js';
 import { MAX_URN_BYTES } from '../urn/urn.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The error body shape of the route's family: Rest.li routes answer as Rest.li does (default: `{error, message}`). */
+    errorFormat?: 'restli';
+  }
+}
+
 export interface ErrorBody {
   error: string;
   message?: string;
   requestId?: string;
+}
+
+/** Rest.li's ErrorResponse, as DataHub's Python and Java clients read it (they show `message`). */
+export interface RestliErrorBody {
+  exceptionClass: string;
+  message: string;
+  status: number;
+  /** Rest.li sends the Java stack trace; here only its first line, which names class, status and message. */
+  stackTrace: string;
+  requestId?: string;
+}
+
+const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';
+// DataHub's reads answer "not found" with this subclass.
+const RESTLI_NOT_FOUND = 'com.linkedin.metadata.restli.NonExceptionHttpErrorResponse';
+
+/** The same refusal in Rest.li's shape: same status, the message the clients print. */
+function restliErrorBody(status: number, body: ErrorBody): RestliErrorBody {
+  const exceptionClass = status === 404 ? RESTLI_NOT_FOUND : RESTLI_EXCEPTION;
+  const message = body.message ?? body.error;
+  return {
+    exceptionClass,
+    message,
+    status,
+    stackTrace: `${exceptionClass} [HTTP Status:${status}]: ${message}`,
+    ...(body.requestId ? { requestId: body.requestId } : {}),
+  };
 }
 
 /** The one place where errors become HTTP statuses and JSON bodies. */
@@ -81,6 +115,10 @@ export function registerErrorHandlers(app: FastifyInstance): void {
       body.requestId = String(request.id);
     }
     if (headers) reply.headers(headers);
+    if (request.routeOptions.config?.errorFormat === 'restli') {
+      reply.headers({ 'x-restli-error-response': 'true', 'x-restli-protocol-version': '2.0.0' });
+      return reply.status(status).send(restliErrorBody(status, body));
+    }
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

@@ -2,7 +2,7 @@ import swagger, { type FastifyDynamicSwaggerOptions, type SwaggerTransform } fro
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { can, ROLES, type Permission } from '../auth/roles.js';
-import { errorSchema, ref, type Answer, type Answers, type JsonSchema } from './answers.js';
+import { errorSchema, ref, restliErrorSchema, type Answer, type Answers, type JsonSchema } from './answers.js';
 import { VERSION } from './status.js';
 
 // @fastify/swagger's type of a named schema: OpenAPI's, whose `type` is a union of names.
@@ -37,7 +37,7 @@ export async function registerOpenApi(app: FastifyInstance, shapes: Record<strin
           },
         },
         // The shared error body, and the shapes of the answers (from the route modules, via app.ts).
-        schemas: { Error: errorSchema, ...shapes } as Record<string, SchemaObject>,
+        schemas: { Error: errorSchema, RestliError: restliErrorSchema, ...shapes } as Record<string, SchemaObject>,
       },
       security: [{ bearer: [] }],
     },
@@ -56,10 +56,11 @@ const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema || schema.hide) return { schema, url };
   const head = [route.method].flat().includes('HEAD');
   const answers = merge(schema.answers ?? {}, bodyRefusals([route.method].flat()), authRefusals(route.config));
+  const restli = route.config?.errorFormat === 'restli';
   const response = Object.fromEntries(
     Object.entries(answers)
       .sort(([a], [b]) => Number(a) - Number(b))
-      .map(([status, answer]) => [status, responseOf(Number(status), answer!, head)]),
+      .map(([status, answer]) => [status, responseOf(Number(status), answer!, head, restli)]),
   );
   // @fastify/swagger suffixes the ids of HEAD routes with -head, against clashes with the HEAD
   // routes Fastify derives from GET ones; urnbase has none (exposeHeadRoutes is off in app.ts).
@@ -116,17 +117,24 @@ const REFUSAL_HEADERS: Record<number, Record<string, JsonSchema>> = {
   429: { 'Retry-After': { type: 'integer', description: 'Seconds to wait' } },
 };
 
-/** A response in @fastify/swagger's terms: `type: 'null'` means no content; HEAD answers never have any. */
-function responseOf(status: number, answer: Answer, head: boolean): JsonSchema {
+/** Rest.li routes mark every refusal with this header, as Rest.li does. */
+const RESTLI_REFUSAL_HEADER = { 'X-RestLi-Error-Response': { type: 'string', enum: ['true'], description: 'The body is a Rest.li error' } };
+
+/**
+ * A response in @fastify/swagger's terms: `type: 'null'` means no content; HEAD answers never have
+ * any. Refusals of Rest.li routes have Rest.li's error body.
+ */
+function responseOf(status: number, answer: Answer, head: boolean, restli: boolean): JsonSchema {
   if (typeof answer !== 'string') {
     if (head || !answer.body) return { description: answer.description, type: 'null' };
     return { description: answer.description, content: { [answer.contentType ?? 'application/json']: { schema: answer.body } } };
   }
   // A HEAD route answers 404 itself, without the header; other refusals are thrown errors.
-  const headers = head && status === 404 ? undefined : REFUSAL_HEADERS[status];
+  const shared = head && status === 404 ? undefined : REFUSAL_HEADERS[status];
+  const headers = restli ? { ...shared, ...RESTLI_REFUSAL_HEADER } : shared;
   return {
     description: answer,
     ...(headers ? { headers } : {}),
-    ...(head ? { type: 'null' } : { content: { 'application/json': { schema: ref('Error') } } }),
+    ...(head ? { type: 'null' } : { content: { 'application/json': { schema: ref(restli ? 'RestliError' : 'Error') } } }),
   };
 }

@@ -13,6 +13,11 @@ import { isUrn, type Urn } from '../urn/urn.js';
 
 export interface AspectSpec {
   readonly name: string;
+  /**
+   * DataHub's Pegasus record name (`com.linkedin.dataset.DatasetProperties`): Rest.li keys an
+   * aspect by it in versioned reads and in legacy snapshots.
+   */
+  readonly pegasusClass?: string;
   /** The value a JSON Patch starts from when the aspect does not exist yet. */
   readonly template: unknown;
   /** For key aspects: the key fields, in the order of the URN's id parts. */
@@ -49,6 +54,7 @@ export interface SeedEntity {
 
 interface AspectFile {
   name: string;
+  pegasusClass?: string;
   template?: unknown;
   key?: string[];
   schema: JsonSchema;
@@ -102,6 +108,7 @@ export class Registry {
       let check: ValidateFunction | undefined;
       aspects.set(data.name, {
         name: data.name,
+        pegasusClass: data.pegasusClass,
         template: data.template ?? {},
         keyFields: data.key,
         // Compiled on first use: compiling all of them took half a second of every start (and of
@@ -158,6 +165,12 @@ export class Registry {
   /** An aspect of an entity type by its canonical name, or its all-lowercase spelling. */
   aspectOf(entity: EntitySpec, name: string): AspectSpec | undefined {
     return entity.aspects.get(name) ?? entity.aspects.get(this.lowerAspectNames.get(name) ?? '');
+  }
+
+  /** The aspect of an entity type whose Pegasus record name is `pegasusClass`. */
+  aspectByPegasusClass(entity: EntitySpec, pegasusClass: string): AspectSpec | undefined {
+    for (const aspect of entity.aspects.values()) if (aspect.pegasusClass === pegasusClass) return aspect;
+    return undefined;
   }
 
   /** Follows a `$ref` into common.json (repeatedly); other schemas come back as they are. */

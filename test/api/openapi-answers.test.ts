@@ -25,6 +25,16 @@ const doomedV3 = `${V3}/dataset/${enc(datasetUrn('openapi.doomed.v3'))}`;
 const propertyUrlV3 = `${V3}/structuredProperty/${enc(property)}`;
 const missingV3 = `${V3}/dataset/${enc(datasetUrn('openapi.missing'))}`;
 const definition = { on: { types: ['dataset'] }, rules: [{ property: 'status.removed', operator: 'equals', value: 'false' }] };
+/** A Rest.li MetadataChangeProposal of `ds`, its aspect as a JSON string. */
+const mcp = (aspectName: string, value: unknown, extra: Record<string, unknown> = {}) => ({
+  entityType: 'dataset',
+  entityUrn: ds,
+  changeType: 'UPSERT',
+  aspectName,
+  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+  ...extra,
+});
+const restliDs = encodeURIComponent(ds);
 
 /** A token made in `before`, revoked by the revokeAccessToken exercise. */
 let spareTokenId = '';
@@ -89,6 +99,20 @@ const successes: Exercise[] = [
   { id: 'listAccessTokens', status: 200, request: () => ({ method: 'GET', url: TOKENS }) },
   { id: 'revokeAccessToken', status: 204, request: () => ({ method: 'DELETE', url: `${TOKENS}/${spareTokenId}` }) },
   { id: 'pollEvents', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/events?limit=2' }) },
+  { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }), async: 'false' } }) },
+  { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposalBatch', payload: { proposals: [mcp('status', { removed: false })] } }) },
+  { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
+  { id: 'getEntityV2', status: 200, request: () => ({ method: 'GET', url: `/entitiesV2/${restliDs}?aspects=List(status)` }) },
+  { id: 'entitiesAction', status: 200, request: () => ({ method: 'POST', url: '/entities?action=delete', payload: { urn: datasetUrn('openapi.restli.doomed') } }) },
+  {
+    id: 'entitiesAction',
+    status: 200,
+    request: () => ({
+      method: 'POST',
+      url: '/entities?action=ingest',
+      payload: { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: ds, aspects: [{ 'com.linkedin.common.Status': { removed: false } }] } } } },
+    }),
+  },
 ];
 
 /** Requests each operation refuses for its own reasons (auth and body refusals are checked for every operation below). */
@@ -161,6 +185,18 @@ const refusals: Exercise[] = [
   { id: 'createAccessToken', status: 400, request: () => ({ method: 'POST', url: TOKENS, payload: { name: 'x', role: 'root' } }) },
   { id: 'revokeAccessToken', status: 404, request: () => ({ method: 'DELETE', url: `${TOKENS}/no-such-id` }) },
   { id: 'pollEvents', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/events?after=x' }) },
+  { id: 'ingestProposal', status: 400, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: 'no' }) } }) },
+  { id: 'ingestProposal', status: 409, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }, { changeType: 'CREATE' }) } }) },
+  {
+    id: 'ingestProposal',
+    status: 412,
+    request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }, { headers: { 'If-Version-Match': '999' } }) } }),
+  },
+  { id: 'getVersionedAspect', status: 400, request: () => ({ method: 'GET', url: '/aspects/urn:li:nope?aspect=status' }) },
+  { id: 'getVersionedAspect', status: 404, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=ownership` }) },
+  { id: 'getEntityV2', status: 400, request: () => ({ method: 'GET', url: '/entitiesV2/urn:li:nope' }) },
+  { id: 'entitiesAction', status: 400, request: () => ({ method: 'POST', url: '/entities?action=search', payload: {} }) },
+  { id: 'entitiesAction', status: 409, request: () => ({ method: 'POST', url: '/entities?action=delete', payload: { urn: property } }) },
 ];
 
 /** Declared refusals no single request can provoke, and why. */
@@ -273,7 +309,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 36);
+    assert.equal(operations.size, 40);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

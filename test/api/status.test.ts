@@ -13,11 +13,38 @@ describe('server status, API document and unknown routes', () => {
     assert.deepEqual(res.body, { status: 'ok' });
   });
 
-  it('GET /config answers a DataHub-style object with versions.urnbase.version', async () => {
-    const res = await t.call({ method: 'GET', url: '/config' });
+  it('GET /config answers the fields DataHub\'s clients check, as a self-hosted DataHub 1.0.1', async () => {
+    const res = await t.call({ method: 'GET', url: '/config', headers: { host: 'catalog.example:8080' } });
     assert.equal(res.status, 200);
-    assert.equal(res.body.versions.urnbase.version, '0.1.0');
-    assert.equal(res.body.noCode, 'true');
+    assert.deepEqual(res.body, {
+      versions: { urnbase: { version: '0.1.0' }, 'acryldata/datahub': { version: 'v1.0.1', commit: 'urnbase-0.1.0' } },
+      noCode: 'true',
+      patchCapable: true,
+      statefulIngestionCapable: false,
+      supportsImpactAnalysis: false,
+      retention: 'true',
+      timeZone: 'GMT',
+      baseUrl: 'http://catalog.example:8080',
+      telemetry: { enabledCli: false, enabledIngestion: false },
+      managedIngestion: { enabled: false },
+      datahub: { serverType: 'urnbase', serverEnv: 'core' },
+      datasetUrnNameCasing: false,
+      models: {},
+    });
+  });
+
+  it('GET /config turns on what urnbase serves in DataHub\'s clients, and nothing else', async () => {
+    const { body } = await t.call({ method: 'GET', url: '/config' });
+    // As the Python SDK (server_config_util.py) and the Java v2 client (ServerConfig) decide.
+    const [major, minor, patch] = /^v?(\d+)\.(\d+)\.(\d+)/.exec(body.versions['acryldata/datahub'].version)!.slice(1).map(Number);
+    const atLeast = (a: number, b: number, c: number) => major * 1e6 + minor * 1e3 + patch >= a * 1e6 + b * 1e3 + c;
+    const cloud = Boolean(body.datahub.serverEnv) && body.datahub.serverEnv !== 'core';
+    assert.equal(cloud, false, 'a self-hosted (core) server for both clients');
+    assert.equal(atLeast(1, 0, 1), true, 'OPEN_API_SDK: the SDK emits through /openapi/v3/entity');
+    assert.equal(atLeast(1, 0, 2), false, 'no later release is claimed');
+    assert.equal(body.noCode === 'true', true, 'the emitters accept the server as GMS');
+    assert.equal(body.statefulIngestionCapable === true, false, 'no ingestion checkpoints');
+    assert.equal(body.telemetry.enabledCli, false, 'clients do not report usage to a third party');
   });
 
   it('serves an OpenAPI 3 document listing every entity route', async () => {

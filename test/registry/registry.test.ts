@@ -25,6 +25,8 @@ describe('entity registry', () => {
     'dataset', 'chart', 'dashboard', 'dataJob', 'dataFlow', 'container', 'domain', 'dataProduct', 'glossaryTerm',
     'glossaryNode', 'tag', 'corpuser', 'corpGroup', 'dataPlatform', 'schemaField', 'mlModel', 'mlModelGroup',
     'mlFeature', 'mlFeatureTable', 'notebook', 'structuredProperty', 'test', 'dataType', 'entityType', 'ownershipType',
+    // What `datahub ingest` reports each run as (DatahubIngestionRunSummaryProvider).
+    'dataHubIngestionSource', 'dataHubExecutionRequest',
   ];
   it('registers every required entity type with a key aspect', () => {
     for (const name of required) assert.ok(registry.entityType(name)?.keyAspect, name);
@@ -40,6 +42,22 @@ describe('entity registry', () => {
     assert.equal(registry.aspectOf(dataset, 'globaltags')?.name, 'globalTags');
     assert.equal(registry.aspectOf(dataset, 'GlobalTags'), undefined);
     assert.equal(registry.aspectOf(dataset, 'propertyDefinition'), undefined);
+  });
+
+  it('names every aspect\'s Pegasus record, once, and finds aspects by it', () => {
+    const seen = new Map<string, string>();
+    for (const entity of registry.entityTypes()) {
+      for (const aspect of entity.aspects.values()) {
+        assert.match(aspect.pegasusClass ?? '', /^com\.linkedin(\.[a-z]+)+\.[A-Z][A-Za-z0-9]*$/, aspect.name);
+        const other = seen.get(aspect.pegasusClass!);
+        assert.ok(other === undefined || other === aspect.name, `${aspect.pegasusClass} names ${other} and ${aspect.name}`);
+        seen.set(aspect.pegasusClass!, aspect.name);
+      }
+    }
+    const dataset = registry.entityType('dataset')!;
+    assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.dataset.DatasetProperties')?.name, 'datasetProperties');
+    assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.metadata.key.DatasetKey')?.name, 'datasetKey');
+    assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.chart.ChartInfo'), undefined);
   });
 
   it('derives key aspects from URNs', () => {

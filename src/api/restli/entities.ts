@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import { ValidationError } from '../../errors.js';
+import { isRecord } from '../../json.js';
+import type { AspectView, Reader } from '../../read/read.js';
+import type { EntitySpec, Registry } from '../../registry/registry.js';
+import type { Services } from '../../services.js';
+import type { AuditStamp, SystemMetadata } from '../../store/store.js';
+import { ref } from '../answers.js';
+import { clientSystemMetadata } from './proposal.js';
+import { restliRoute, restliWriteContext, unservedAction } from './routes.js';
+import { snapshotProposals } from './snapshot.js';
+
+const ACTIONS = ['delete', 'ingest'] as const;
+// Who DataHub says "created" an entity's key when it answers for an entity that does not exist.
+const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+
+interface EnvelopedAspect {
+  name: string;
+  type: 'VERSIONED';
+  version: 0;
+  value: unknown;
+  created: AuditStamp;
+  systemMetadata?: SystemMetadata;
+}
+
+/**
+ * DataHub's `entitiesV2` read (EntityResponse) and the `entities` actions a pipeline needs:
+ * hard delete, and the legacy snapshot ingest (MetadataChangeEvent).
+ */
+export function entityRoutes(app: FastifyInstance, { ingest, reader, registry }: Services): void {
+  app.get<{ Params: { urn: string }; Querystring: { aspects?: string[] } }>(
+    '/entitiesV2/:urn',
+    {
+      ...restliRoute('read'),
+      schema: {
+        operationId: 'getEntityV2',
+        tags: ['Rest.li'],
+        summary: 'An entity\'s latest aspects as an EntityResponse (DataHub\'s Python get_entity_raw, the Java client\'s reads)',
+        params: { type: 'object', properties: { urn: { type: 'string', description: 'The entity URN, percent-encoded' } }, required: ['urn'] },
+        querystring: {
+          type: 'object',
+          properties: {
+            aspects: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'Rest.li 2.0 `List(a,b)`, or `aspects=a&aspects=b`; unknown names are skipped. Default: every aspect',
+            },
+          },
+        },
+        answers: {
+          200: { description: 'The entity; for one that does not exist, just its key (as DataHub answers)', body: ref('EntityResponse') },
+          400: 'An invalid URN',
+        },
+      },
+    },
+    async (req) => {
+      const { urn, entity } = reader.entityOf(req.params.urn);
+      const names = aspectNames(req.query.aspects, entity, registry);
+      const found = await reader.getEntity(urn.text, names && [...names, entity.keyAspect.name]);
+      const aspects: Record<string, EnvelopedAspect> = {};
+      for (const [name, aspect] of found?.aspects ?? []) aspects[name] = enveloped(name, aspect);
+      // DataHub always answers with the key, which the URN determines, whether the entity exists or not.
+      aspects[entity.keyAspect.name] ??= {
+        name: entity.keyAspect.name,
+        type: 'VERSIONED',
+        version: 0,
+        value: registry.keyOf(urn, entity),
+        created: { time: Date.now(), actor: SYSTEM_ACTOR },
+      };
+      return { entityName: entity.name, urn: urn.text, aspects };
+    },
+  );
+
+  app.post<{ Querystring: { action?: string }; Body: unknown }>(
+    '/entities',
+    {
+      ...restliRoute('write'),
+      schema: {
+        operationId: 'entitiesAction',
+        tags: ['Rest.li'],
+        summary: 'DataHub\'s entity actions: action=delete (hard delete, `{"urn"}`) | ingest (a legacy MetadataChangeEvent snapshot)',
+        description:
+          'delete: `{"urn": u}` removes the entity with all its aspects and their history. ingest: `{"entity": {"value": ' +
+          '{"com.linkedin.metadata.snapshot.<Type>Snapshot": {"urn": u, "aspects": [{"<aspect record name>": value}]}}}, ' +
+          '"systemMetadata": {…}}` upserts every aspect in ONE transaction. DataHub\'s other entity actions are not served (400).',
+        querystring: { type: 'object', properties: { action: { type: 'string', description: ACTIONS.join(' | ') } } },
+        body: { type: 'object' },
+        answers: {
+          200: { description: 'Done', body: { oneOf: [ref('DeleteEntityResult'), ref('RestliSuccess')] } },
+          400: 'An invalid URN or snapshot, an aspect not of the entity type, a value or rule it breaks, a timeseries delete, or an action not served',
+          409: 'A delete the rules refuse (a structured property still in use), or too many concurrent writes',
+        },
+      },
+    },
+    async (req) => {
+      const body = isRecord(req.body) ? req.body : {};
+      if (req.query.action === 'delete') return { value: await hardDelete(body, reader, (proposals) => ingest.ingest(proposals, restliWriteContext(req))) };
+      if (req.query.action === 'ingest') {
+        const proposals = snapshotProposals(body, registry, clientSystemMetadata(body.systemMetadata, 'systemMetadata'));
+        await ingest.ingest(proposals, restliWriteContext(req));
+        return { value: 'success' };
+      }
+      throw new ValidationError(unservedAction('entities', req.query.action, ACTIONS));
+    },
+  );
+}
+
+/** `aspects=List(a,b)` (Rest.li 2.0) or repeated (1.0) as canonical names; undefined: all of them. */
+function aspectNames(raw: string[] | undefined, entity: EntitySpec, registry: Registry): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const names = raw.flatMap((item) => {
+    const list = /^List\((.*)\)$/s.exec(item);
+    return (list ? list[1] : item).split(',').filter((name) => name !== '');
+  });
+  return [...new Set(names.map((name) => registry.aspectOf(entity, name)?.name).filter((name): name is string => name !== undefined))];
+}
+
+function enveloped(name: string, aspect: AspectView): EnvelopedAspect {
+  const { systemMetadata } = aspect;
+  // DataHub's `created` is when (and by whom) this version of the aspect was written.
+  return { name, type: 'VERSIONED', version: 0, value: aspect.value, created: systemMetadata.aspectModified, systemMetadata };
+}
+
+/** The hard delete of an entity: its key's DELETE, which takes every aspect and its history. */
+async function hardDelete(
+  body: Record<string, unknown>,
+  reader: Reader,
+  write: (proposals: Array<{ urn: string; aspect: string; changeType: 'DELETE' }>) => Promise<unknown>,
+): Promise<{ urn: string; rows: number; timeseriesRows: number }> {
+  if (typeof body.urn !== 'string') throw new ValidationError('urn is required: the URN of the entity to delete');
+  if (body.aspectName !== undefined) {
+    throw new ValidationError(`Deleting the values of aspect ${String(body.aspectName)} is for timeseries aspects, and urnbase keeps none`);
+  }
+  const { urn, entity } = reader.entityOf(body.urn);
+  // Rows as DataHub counts them: every stored version of every aspect (read first; informational).
+  const stored = await reader.getEntity(urn.text);
+  let rows = 0;
+  for (const aspect of stored?.aspects.values() ?? []) rows += Number(aspect.systemMetadata.version) || 1;
+  await write([{ urn: urn.text, aspect: entity.keyAspect.name, changeType: 'DELETE' }]);
+  return { urn: body.urn, rows, timeseriesRows: 0 };
+}
