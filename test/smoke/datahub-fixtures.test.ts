@@ -28,12 +28,11 @@ interface Expected {
   description?: string;
   reason: string;
   fails_with: string;
-  after_v3?: string;
 }
 
-const expectedDoc = JSON.parse(readFileSync(`${HERE}expected-failures.json`, 'utf8')) as { datahub_only: Expected[]; v3_not_served_yet: Expected[] };
+const expectedDoc = JSON.parse(readFileSync(`${HERE}expected-failures.json`, 'utf8')) as { datahub_only: Expected[] };
 const expected = new Map<string, Expected & { section: string }>();
-for (const section of ['datahub_only', 'v3_not_served_yet'] as const) {
+for (const section of ['datahub_only'] as const) {
   for (const entry of expectedDoc[section]) {
     const key = `${entry.file}#${entry.step}`;
     assert.ok(!expected.has(key), `expected-failures.json lists ${key} twice`);
@@ -142,25 +141,24 @@ function summary(all: FileReport[]): string {
   const rows = [...all].sort((a, b) => (a.file < b.file ? -1 : 1)).map(({ file, results }) => {
     const requests = results.filter((r) => r.outcome !== 'waited');
     const count = (section: string) => requests.filter((r) => r.outcome === 'fail' && expected.get(`${file}#${r.index}`)?.section === section).length;
-    const listed = count('datahub_only') + count('v3_not_served_yet');
+    const listed = count('datahub_only');
     return {
       file,
       steps: requests.length,
       passing: requests.filter((r) => r.outcome === 'pass').length,
       datahubOnly: count('datahub_only'),
-      v3: count('v3_not_served_yet'),
       skipped: requests.filter((r) => r.outcome === 'skipped').length,
       unexpected: requests.filter((r) => r.outcome === 'fail').length - listed,
     };
   });
   const total = rows.reduce(
-    (t, r) => ({ ...t, steps: t.steps + r.steps, passing: t.passing + r.passing, datahubOnly: t.datahubOnly + r.datahubOnly, v3: t.v3 + r.v3, skipped: t.skipped + r.skipped, unexpected: t.unexpected + r.unexpected }),
-    { file: 'total', steps: 0, passing: 0, datahubOnly: 0, v3: 0, skipped: 0, unexpected: 0 },
+    (t, r) => ({ ...t, steps: t.steps + r.steps, passing: t.passing + r.passing, datahubOnly: t.datahubOnly + r.datahubOnly, skipped: t.skipped + r.skipped, unexpected: t.unexpected + r.unexpected }),
+    { file: 'total', steps: 0, passing: 0, datahubOnly: 0, skipped: 0, unexpected: 0 },
   );
   const lines = [
-    '| fixture file | steps | passing | DataHub-only | v3 not served yet | skipped by DataHub | other failures |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...[...rows, total].map((r) => `| ${r.file} | ${r.steps} | ${r.passing} | ${r.datahubOnly} | ${r.v3} | ${r.skipped} | ${r.unexpected} |`),
+    '| fixture file | steps | passing | DataHub-only | skipped by DataHub | other failures |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...[...rows, total].map((r) => `| ${r.file} | ${r.steps} | ${r.passing} | ${r.datahubOnly} | ${r.skipped} | ${r.unexpected} |`),
   ];
   const unchecked = files.flatMap((file) =>
     [...ignoredResponseKeys(readFileSync(`${FIXTURES}${file}`, 'utf8'))].map(([step, keys]) => `${file} step ${step} (${keys.join(', ')})`),
