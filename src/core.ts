@@ -1,4 +1,4 @@
-import { Ingest } from './ingest/ingest.js';
+import { DEFAULT_MAX_WRITE_CHARS, Ingest } from './ingest/ingest.js';
 import { TestCatalog } from './metatests/catalog.js';
 import { RunPool } from './metatests/run-pool.js';
 import { MetadataTests } from './metatests/service.js';
@@ -25,6 +25,8 @@ export interface Core {
 }
 
 export interface CoreOptions {
+  /** The largest request body: one request may write four times as much aspect JSON (at least 64 MiB). */
+  bodyLimit?: number;
   /** Worker threads for catalog-wide test runs; 0 runs them on the calling thread. */
   testsWorkers?: number;
   /** Fewest entities in scope for a run to go to the workers (default 2,000). */
@@ -38,7 +40,7 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   plugins.set('testInfo', [testInfoRules(registry)]);
   const fields = SearchFields.load(registry);
   const indexer = new SearchIndexer(registry, fields);
-  const ingest = new Ingest(store, registry, plugins, indexer);
+  const ingest = new Ingest(store, registry, plugins, indexer, Math.max(DEFAULT_MAX_WRITE_CHARS, 4 * (options.bodyLimit ?? 0)));
   const catalog = new TestCatalog(registry, reader);
   // Parsed test definitions stay cached until a testInfo changes, here or elsewhere.
   const forget = (events: readonly ChangeEvent[]) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate();

@@ -42,3 +42,24 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
+
+/**
+ * The JSON text of values being written. The write path measures each value it writes (its
+ * per-request budget), the stores then write that same text, and a change-log event's previous
+ * value is an earlier write's: each is serialised once. Written values are never mutated (the
+ * latest-value cache shares them); entries go when their values are collected.
+ */
+const writtenText = new WeakMap<object, string>();
+
+/** The JSON text of a value that is being written, serialised once per value. */
+export function jsonText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  let text = writtenText.get(value);
+  if (text === undefined) writtenText.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
+/** The length of the JSON text jsonText() made for a value (0 if it made none). */
+export function writtenLength(value: unknown): number {
+  return typeof value === 'object' && value !== null ? (writtenText.get(value)?.length ?? 0) : String(value).length;
+}

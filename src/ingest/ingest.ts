@@ -32,6 +32,9 @@ interface Attempt {
   requested: ReadonlySet<string>;
 }
 
+/** The most JSON characters of new aspect values one request may write, unless told otherwise. */
+export const DEFAULT_MAX_WRITE_CHARS = 64 * 2 ** 20;
+
 // Optimistic concurrency between processes: a commit that lost a race is recomputed from fresh
 // state, after a short random pause so that contenders spread out.
 const MAX_ATTEMPTS = 20;
@@ -55,6 +58,8 @@ export class Ingest {
     private readonly plugins: AspectPlugins = new Map(),
     /** Keeps the search index; without one, writes leave it alone (tests of the write path alone). */
     private readonly indexer?: SearchIndexer,
+    /** The most JSON characters of new aspect values one request may write (PendingCommit). */
+    private readonly maxWriteChars = DEFAULT_MAX_WRITE_CHARS,
   ) {}
 
   onCommit(listener: CommitListener): void {
@@ -112,7 +117,7 @@ export class Ingest {
     const run: Attempt = {
       state,
       lookups: state.context(context.actor),
-      pending: new PendingCommit(state, context, Date.now(), this.indexer),
+      pending: new PendingCommit(state, context, Date.now(), this.maxWriteChars, this.indexer),
       items,
       requested: new Set(items.map((i) => aspectKey(i.urn.text, i.aspect.name))),
     };

@@ -1,4 +1,5 @@
-import { jsonEqual } from '../json.js';
+import { ValidationError } from '../errors.js';
+import { jsonEqual, jsonText } from '../json.js';
 import type { EntitySpec } from '../registry/registry.js';
 import type { IndexedChange, RequestValues, SearchIndexer } from '../search/indexer.js';
 import type { AspectWrite, AuditStamp, ChangeEvent, ChangeType, CommitBatch, Store, SystemMetadata } from '../store/store.js';
@@ -22,11 +23,15 @@ export class PendingCommit {
   /** Each indexed aspect's value as stored and as this request leaves it. */
   private readonly indexed = new Map<string, IndexedChange>();
   private readonly stamp: AuditStamp;
+  /** JSON characters of the new values written so far. */
+  private written = 0;
 
   constructor(
     private readonly state: BatchState,
     private readonly context: WriteContext,
     private readonly now: number,
+    /** The most JSON characters of new aspect values one request may write. */
+    private readonly maxWritten: number,
     /** Without one, writes leave the search index alone. */
     private readonly indexer?: SearchIndexer,
   ) {
@@ -51,6 +56,7 @@ export class PendingCommit {
       aspects.set(aspect, { ...current, systemMetadata });
       return { ...base, value, systemMetadata, changed: false };
     }
+    this.charge(urn, aspect, value);
     const version = (current?.version ?? 0) + 1;
     const systemMetadata: SystemMetadata = {
       version: String(version),
@@ -92,6 +98,21 @@ export class PendingCommit {
   async batchFor(lookups: RequestValues, store: Store): Promise<CommitBatch> {
     const index = this.indexer ? await this.indexer.writes([...this.indexed.values()], lookups, store) : [];
     return { writes: this.writes, events: this.events, index };
+  }
+
+  /**
+   * Every new value is kept whole (as a version, in its event, in the answer), so a small request
+   * that rewrites a large aspect many times (a batch of patches to it) would cost time and memory
+   * in proportion to both: past the budget the request is refused before it grows further.
+   */
+  private charge(urn: string, aspect: string, value: unknown): void {
+    this.written += jsonText(value).length;
+    if (this.written > this.maxWritten) {
+      const mib = Math.round(this.maxWritten / 2 ** 20);
+      throw new ValidationError(
+        `This request writes more than ${mib} MiB of aspect values (JSON), the most one request may write; it had got to ${aspect} of ${urn}. Split it into smaller requests`,
+      );
+    }
   }
 
   private track({ urn, entity }: ChangedEntity, aspect: string, before: unknown, after: unknown): void {

@@ -85,11 +85,19 @@ export function batchRoutesV3(app: FastifyInstance, services: Services): void {
   );
 
   app.post<{ Querystring: s.WithSystemMetadata; Body: unknown }>(`${V3}/generic/batchGet`, { schema: s.batchGetGeneric, config: READ }, async (req) => {
-    const groups = typeGroups(req.body);
-    const answer: Record<string, EntityJsonV3[]> = {};
+    // One read for the whole body: a URN named in several groups (or several times) is read once
+    // and answered once, in the first group naming it, so an answer never outgrows the catalog.
+    const groups = typeGroups(req.body).map((g) => ({ name: g.name, items: batchGetItems(g.items, g.where) }));
+    const firstGroup = new Map<string, string>();
     for (const group of groups) {
-      const found = await readBatch(reader, registry, batchGetItems(group.items, group.where));
-      answer[group.name] = found.map((e) => entityJsonV3(e, req.query.systemMetadata ?? false));
+      for (const item of group.items) {
+        const urn = requestUrn(registry, item.urn).urn.text;
+        if (!firstGroup.has(urn)) firstGroup.set(urn, group.name);
+      }
+    }
+    const answer: Record<string, EntityJsonV3[]> = Object.fromEntries(groups.map((g) => [g.name, []]));
+    for (const entity of await readBatch(reader, registry, groups.flatMap((g) => g.items))) {
+      answer[firstGroup.get(entity.urn)!].push(entityJsonV3(entity, req.query.systemMetadata ?? false));
     }
     return answer;
   });

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { jsonText } from '../../json.js';
 import { StaleWriteError, type AspectWrite, type ChangeEvent, type CommitBatch } from '../store.js';
 import { writeIndex } from './search-index.js';
 
@@ -30,8 +31,8 @@ async function apply(client: pg.PoolClient, write: AspectWrite): Promise<void> {
   switch (write.kind) {
     case 'put': {
       const sm = write.systemMetadata;
-      const value = JSON.stringify(write.value);
-      const systemMetadata = JSON.stringify(sm);
+      const value = jsonText(write.value);
+      const systemMetadata = jsonText(sm);
       const { time, actor } = sm.aspectModified;
       if (expectedVersion > 0) {
         const row = await current();
@@ -73,7 +74,7 @@ async function apply(client: pg.PoolClient, write: AspectWrite): Promise<void> {
 }
 
 async function append(client: pg.PoolClient, e: ChangeEvent): Promise<void> {
-  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+  const json = (value: unknown) => (value === undefined || value === null ? null : jsonText(value));
   await client.query(
     `INSERT INTO change_log (urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

@@ -3,7 +3,7 @@ import type { RowAspect } from '../rows.js';
 import type { CommitBatch, StoredAspect } from '../store.js';
 import { LISTED_URNS, type AspectReads } from './aspect-reads.js';
 import { LatestCache } from './latest-cache.js';
-import { writtenSize } from './writer.js';
+import { writtenLength } from '../../json.js';
 
 /**
  * Latest-value reads through the LatestCache: named aspects come from the cache where it knows
@@ -87,7 +87,7 @@ export class CachedReads {
         this.cache.set(write.urn, write.aspect, null, 0);
       } else if (write.kind === 'put') {
         const stored = { urn: write.urn, aspect: write.aspect, version: 0, value: write.value, systemMetadata: write.systemMetadata };
-        this.cache.set(write.urn, write.aspect, stored, writtenSize(write.value) + writtenSize(write.systemMetadata));
+        this.cache.set(write.urn, write.aspect, stored, writtenLength(write.value) + writtenLength(write.systemMetadata));
       } else {
         const cached = this.cache.get(write.urn, write.aspect);
         if (cached) this.cache.set(write.urn, write.aspect, { ...cached, value: cached.value, systemMetadata: write.systemMetadata }, this.cache.sizeOf(write.urn, write.aspect));

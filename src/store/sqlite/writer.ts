@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { SqliteIndexWriter } from './search-index.js';
 import { StaleWriteError, type AspectWrite, type ChangeEvent, type CommitBatch } from '../store.js';
+import { jsonText } from '../../json.js';
 
 const HISTORY_COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by';
 
@@ -12,20 +13,6 @@ export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS 
     SELECT h.id, h.version, h.previous_id FROM chain c JOIN aspect_history h ON h.id = c.previous_id
      WHERE c.version > :down_to
   )`;
-
-/**
- * The JSON text of values written lately. Each write stores its new value and, in the change log,
- * the value it replaces, which was serialised when it was written: it is looked up instead of
- * serialised again. Stored values are never mutated (the latest-value cache shares them), and
- * entries go when their values are collected. (Values read from rows are not entered: on bulk
- * reads the extra weak entries cost more than they saved.)
- */
-const jsonText = new WeakMap<object, string>();
-
-/** The length of the JSON a commit wrote for a value (0 if it wrote none for it). */
-export function writtenSize(value: unknown): number {
-  return typeof value === 'object' && value !== null ? (jsonText.get(value)?.length ?? 0) : String(value).length;
-}
 
 /**
  * The statements that change the catalog. Latest values are updated in place in `aspects`; the
@@ -97,16 +84,8 @@ export class SqliteWriter {
     }
   }
 
-  /** An event usually repeats its write's objects, and its previous value is an earlier write's. */
-  private stringify(value: unknown): string {
-    if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-    let text = jsonText.get(value);
-    if (text === undefined) jsonText.set(value, (text = JSON.stringify(value)));
-    return text;
-  }
-
   private nullable(value: unknown): string | null {
-    return value === undefined || value === null ? null : this.stringify(value);
+    return value === undefined || value === null ? null : jsonText(value);
   }
 
   private apply(write: AspectWrite): void {
@@ -115,8 +94,8 @@ export class SqliteWriter {
     switch (write.kind) {
       case 'put': {
         const sm = write.systemMetadata;
-        const value = this.stringify(write.value);
-        const systemMetadata = this.stringify(sm);
+        const value = jsonText(write.value);
+        const systemMetadata = jsonText(sm);
         const version = Number(sm.version);
         const { time, actor } = sm.aspectModified;
         if (expectedVersion > 0) {
@@ -131,7 +110,7 @@ export class SqliteWriter {
         break;
       }
       case 'touch':
-        if (this.stmt.touch.run(this.stringify(write.systemMetadata), urn, aspect, expectedVersion).changes === 0) throw stale();
+        if (this.stmt.touch.run(jsonText(write.systemMetadata), urn, aspect, expectedVersion).changes === 0) throw stale();
         break;
       case 'remove':
         if ((this.stmt.current.get(urn, aspect)?.version ?? 0) !== expectedVersion) throw stale();
