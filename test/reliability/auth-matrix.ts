@@ -1,11 +1,23 @@
 import { isDeepStrictEqual } from 'node:util';
 import { can, type Permission, type Role } from '../../src/auth/roles.js';
 import { datasetUrn, enc, V2 } from '../helpers.js';
+import { restliError } from '../restli/clients.js';
 import type { SecurityAnswer, SecurityRequest } from './source-addresses.js';
 
 /** The dataset the matrix reads and writes; a second one it deletes (never created). */
 export const MATRIX_DATASET = datasetUrn('reliability.security.matrix');
 const entity = `${V2}/dataset/${enc(MATRIX_DATASET)}`;
+const V3 = '/openapi/v3/entity';
+const entityV3 = `${V3}/dataset/${enc(MATRIX_DATASET)}`;
+const NEVER = datasetUrn('reliability.security.never');
+/** A proposal as DataHub's Python emitter sends it: the aspect as a JSON string. */
+const proposal = (aspectName: string, value: unknown) => ({
+  entityType: 'dataset',
+  entityUrn: MATRIX_DATASET,
+  changeType: 'UPSERT',
+  aspectName,
+  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+});
 const DEFINITION = { on: { types: ['dataset'] }, rules: [{ property: 'datasetProperties.description', operator: 'exists' }] };
 
 export interface MatrixRoute {
@@ -18,11 +30,14 @@ export interface MatrixRoute {
   okBody?: unknown;
   /** The operation a refused role is told it may not do (default: that of `needs`). */
   operation?: string;
+  /** A Rest.li route: refusals come in Rest.li's error shape. */
+  restli?: true;
   request(): Omit<SecurityRequest, 'authorization'> & { victim?: string };
 }
 
 /**
- * Every route `urnbase serve` registers (src/api/**), with what it needs and its success status.
+ * Every route `urnbase serve` registers (src/api/**; auth-matrix.test.ts checks it against the OpenAPI
+ * document), with what it needs and its success status.
  * `victim()` gives a live token id for each revoke, so an allowed revoke answers 204.
  */
 export function matrixRoutes(victim: () => string): MatrixRoute[] {
@@ -59,6 +74,69 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       request: () => ({ method: 'PATCH', path: `${entity}/editableDatasetProperties`, body: { patch: [{ op: 'add', path: '/description', value: `patch ${writes++}` }] } }),
     },
     { name: 'DELETE /{type}/{urn}/{aspect}', needs: 'write', ok: 200, request: () => ({ method: 'DELETE', path: `${entity}/globalTags` }) },
+    { name: 'GET v3 /{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `${V3}/dataset?count=5` }) },
+    { name: 'POST v3 /{type}', needs: 'write', ok: 200, request: () => ({ method: 'POST', path: `${V3}/dataset?async=false`, body: [{ urn: MATRIX_DATASET, globalTags: { value: tags() } }] }) },
+    {
+      name: 'PATCH v3 /{type}',
+      needs: 'write',
+      ok: 202,
+      request: () => ({ method: 'PATCH', path: `${V3}/dataset`, body: [{ urn: MATRIX_DATASET, editableDatasetProperties: { value: { patch: [{ op: 'add', path: '/description', value: `v3 ${writes++}` }] } } }] }),
+    },
+    { name: 'POST v3 /generic', needs: 'write', ok: 202, request: () => ({ method: 'POST', path: `${V3}/generic`, body: { dataset: [{ urn: MATRIX_DATASET, globalTags: { value: tags() } }] } }) },
+    {
+      name: 'PATCH v3 /generic',
+      needs: 'write',
+      ok: 202,
+      okBody: { dataset: [] },
+      request: () => ({ method: 'PATCH', path: `${V3}/generic`, body: { dataset: [{ urn: MATRIX_DATASET, globalTags: { value: [{ op: 'add', path: '/tags/-', value: { tag: `urn:li:tag:v3p${writes++}` } }] } }] } }),
+    },
+    { name: 'POST v3 /{type}/batchGet', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: `${V3}/dataset/batchGet`, body: [{ urn: MATRIX_DATASET, status: {} }] }) },
+    { name: 'POST v3 /generic/batchGet', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: `${V3}/generic/batchGet`, body: { dataset: [{ urn: MATRIX_DATASET, status: {} }] } }) },
+    { name: 'POST v3 /{type}/scroll', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: `${V3}/dataset/scroll?count=5`, body: {} }) },
+    { name: 'GET v3 /{type}/{urn}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: entityV3 }) },
+    { name: 'HEAD v3 /{type}/{urn}', needs: 'read', ok: 204, request: () => ({ method: 'HEAD', path: entityV3 }) },
+    { name: 'DELETE v3 /{type}/{urn}', needs: 'write', ok: 200, request: () => ({ method: 'DELETE', path: `${V3}/dataset/${enc(NEVER)}` }) },
+    { name: 'GET v3 /{type}/{urn}/{aspect}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `${entityV3}/status` }) },
+    { name: 'HEAD v3 /{type}/{urn}/{aspect}', needs: 'read', ok: 204, request: () => ({ method: 'HEAD', path: `${entityV3}/status` }) },
+    { name: 'POST v3 /{type}/{urn}/{aspect}', needs: 'write', ok: 200, request: () => ({ method: 'POST', path: `${entityV3}/globalTags?createIfNotExists=false`, body: { value: tags() } }) },
+    {
+      name: 'PATCH v3 /{type}/{urn}/{aspect}',
+      needs: 'write',
+      ok: 200,
+      request: () => ({ method: 'PATCH', path: `${entityV3}/editableDatasetProperties`, body: { patch: [{ op: 'add', path: '/description', value: `v3 aspect ${writes++}` }] } }),
+    },
+    { name: 'DELETE v3 /{type}/{urn}/{aspect}', needs: 'write', ok: 200, request: () => ({ method: 'DELETE', path: `${entityV3}/globalTags` }) },
+    {
+      name: 'POST /aspects?action=ingestProposal',
+      needs: 'write',
+      restli: true,
+      ok: 200,
+      okBody: { value: 'success' },
+      request: () => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: { proposal: proposal('globalTags', tags()), async: 'false' } }),
+    },
+    {
+      name: 'POST /aspects?action=ingestProposalBatch',
+      needs: 'write',
+      restli: true,
+      ok: 200,
+      okBody: { value: 'success' },
+      request: () => ({ method: 'POST', path: '/aspects?action=ingestProposalBatch', body: { proposals: [proposal('globalTags', tags())], async: 'true' } }),
+    },
+    { name: 'GET /aspects/{urn}', needs: 'read', restli: true, ok: 200, request: () => ({ method: 'GET', path: `/aspects/${enc(MATRIX_DATASET)}?aspect=status&version=0` }) },
+    { name: 'GET /entitiesV2/{urn}', needs: 'read', restli: true, ok: 200, request: () => ({ method: 'GET', path: `/entitiesV2/${enc(MATRIX_DATASET)}?aspects=List(status)` }) },
+    {
+      name: 'POST /entities?action=ingest',
+      needs: 'write',
+      restli: true,
+      ok: 200,
+      okBody: { value: 'success' },
+      request: () => ({
+        method: 'POST',
+        path: '/entities?action=ingest',
+        body: { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: MATRIX_DATASET, aspects: [{ 'com.linkedin.common.GlobalTags': tags() }] } } } },
+      }),
+    },
+    { name: 'POST /entities?action=delete', needs: 'write', restli: true, ok: 200, request: () => ({ method: 'POST', path: '/entities?action=delete', body: { urn: NEVER } }) },
     { name: 'POST /gms/test evaluate', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/gms/test?action=evaluate', body: { urn: MATRIX_DATASET } }) },
     { name: 'POST /gms/test batchEvaluate', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET] } }) },
     {
@@ -135,13 +213,14 @@ const OPERATION: Record<Permission, string> = { read: 'read entities', write: 'w
 /** What the matrix says `credential` gets from `route`. */
 export function expectedAnswer(route: MatrixRoute, credential: Credential): Expected {
   if (route.needs === 'public') return { status: route.ok, body: route.okBody, fails: false };
+  const refusal = (status: number, error: string, message: string) => (route.restli ? restliError(status, message) : { error, message });
   const principal = credential.principal;
   if (!principal) {
-    return { status: 401, body: { error: 'Unauthorized', message: credential.refusal }, headers: { 'www-authenticate': 'Bearer' }, fails: true };
+    return { status: 401, body: refusal(401, 'Unauthorized', credential.refusal!), headers: { 'www-authenticate': 'Bearer' }, fails: true };
   }
   if (route.needs === 'token' || can(principal.role, route.needs)) return { status: route.ok, body: route.okBody, fails: false };
   const operation = route.operation ?? OPERATION[route.needs];
-  return { status: 403, body: { error: 'Forbidden', message: `${principal.actor} is unauthorized to ${operation}.` }, fails: false };
+  return { status: 403, body: refusal(403, 'Forbidden', `${principal.actor} is unauthorized to ${operation}.`), fails: false };
 }
 
 /** How an answer differs from the expected one; undefined when it is exactly that. */
