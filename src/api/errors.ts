@@ -41,6 +41,8 @@ const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';
 // DataHub's reads answer "not found" with this subclass.
 const RESTLI_NOT_FOUND = 'com.linkedin.metadata.restli.NonExceptionHttpErrorResponse';
 
+const RESTLI_ERROR_HEADERS = { 'x-restli-error-response': 'true', 'x-restli-protocol-version': '2.0.0' };
+
 /** The same refusal in Rest.li's shape: same status, the message the clients print. */
 function restliErrorBody(status: number, body: ErrorBody): RestliErrorBody {
   const exceptionClass = status === 404 ? RESTLI_NOT_FOUND : RESTLI_EXCEPTION;
@@ -116,8 +118,7 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     }
     if (headers) reply.headers(headers);
     if (request.routeOptions.config?.errorFormat === 'restli') {
-      reply.headers({ 'x-restli-error-response': 'true', 'x-restli-protocol-version': '2.0.0' });
-      return reply.status(status).send(restliErrorBody(status, body));
+      return reply.status(status).headers(RESTLI_ERROR_HEADERS).send(restliErrorBody(status, body));
     }
     return reply.status(status).send(body);
   });
@@ -126,9 +127,19 @@ export function registerErrorHandlers(app: FastifyInstance): void {
   });
 }
 
-/** Fastify's own refusals before routing (an undecodable URL, an over-long parameter): the usual error body. */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+// The Rest.li resources urnbase serves (api/restli): a refusal before routing knows no route, only the path.
+const RESTLI_PATH = /^\/(aspects|entities|entitiesV2)([/?]|$)/;
+
+/**
+ * Fastify's own refusals before routing (an undecodable URL, an over-long parameter): the usual
+ * error body, or Rest.li's on a Rest.li resource's path.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toHttpError(error);
+  if (RESTLI_PATH.test(request.url)) {
+    void reply.status(status).headers(RESTLI_ERROR_HEADERS).send(restliErrorBody(status, body));
+    return;
+  }
   void reply.status(status).send(body);
 }
 

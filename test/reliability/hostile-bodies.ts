@@ -261,3 +261,78 @@ export function bodyBytes(value: fc.Arbitrary<unknown>): fc.Arbitrary<Buffer> {
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 512 }).map((bytes) => Buffer.from(bytes)) },
   );
 }
+
+// ---- the v3 entity API and Rest.li ----
+
+const seededOrHostileUrn = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...SEED_DATASETS) }, { weight: 1, arbitrary: hostileUrn });
+const aspectKey = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...EXAMPLE_ASPECTS) }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS, 'urn', 'scrollId') }, { weight: 1, arbitrary: anyText });
+const headersMember = fc.record({ 'If-Version-Match': fc.oneof(fc.constantFrom('0', '1', '-1', 'x', ''), anyText), 'If-None-Match': fc.constantFrom('*', 'x') }, { requiredKeys: [] });
+
+/** `[{urn, <aspect>: wrapper…}]`: DataHub's v3 batch items, the wrapper made by `wrapper(aspect)`. */
+function v3Items(wrapper: (aspect: string) => fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const item = fc.tuple(seededOrHostileUrn, fc.array(aspectKey.chain((aspect) => fc.tuple(fc.constant(aspect), wrapper(aspect))), { maxLength: 3 })).map(([urn, aspects]) => {
+    const entity: Record<string, unknown> = { urn };
+    for (const [name, value] of aspects) Object.defineProperty(entity, name, { value, enumerable: true, configurable: true, writable: true });
+    return entity;
+  });
+  return fc.oneof({ weight: 6, arbitrary: fc.array(item, { maxLength: 4 }) }, { weight: 1, arbitrary: withOnePartReplaced(fc.array(item, { minLength: 1, maxLength: 2 })) });
+}
+
+/** `{<entity type>: items}`: the body of v3's /generic routes. */
+function v3Generic(items: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.dictionary(fc.oneof(fc.constantFrom('dataset', 'chart', 'tag'), fc.constantFrom(...PROTOTYPE_KEYS), anyText), items, { maxKeys: 3 });
+}
+
+export const v3WriteBody = v3Items((aspect) => fc.record({ value: aspectValue(aspect), systemMetadata: fc.jsonValue({ maxDepth: 2 }), headers: headersMember }, { requiredKeys: ['value'] }));
+export const v3PatchBody = v3Items(() => fc.record({ value: patchDocument, systemMetadata: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: ['value'] }));
+export const v3BatchGetBody = v3Items(() => fc.oneof(fc.constant({}), fc.record({ headers: headersMember }), fc.jsonValue({ maxDepth: 2 })));
+export const v3GenericWriteBody = v3Generic(v3WriteBody);
+export const v3GenericPatchBody = v3Generic(v3PatchBody);
+export const v3GenericBatchGetBody = v3Generic(v3BatchGetBody);
+
+/** The body of v3's single-aspect write: `{value, systemMetadata?}`, or now and then the bare value. */
+export function v3AspectBody(aspect: string): fc.Arbitrary<unknown> {
+  return fc.oneof({ weight: 4, arbitrary: fc.record({ value: aspectValue(aspect), systemMetadata: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: ['value'] }) }, { weight: 1, arbitrary: aspectValue(aspect) });
+}
+
+const CHANGE_TYPES = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'PATCH', 'DELETE', 'RESTATE', 'UPDATE'];
+
+/** A MetadataChangeProposal as DataHub's emitters send it: the aspect as a JSON string with its content type. */
+const proposal = fc
+  .record(
+    {
+      entityType: fc.oneof({ weight: 4, arbitrary: fc.constant('dataset') }, { weight: 1, arbitrary: fc.constantFrom('chart', 'tag', 'structuredProperty', ...PROTOTYPE_KEYS) }, { weight: 1, arbitrary: anyText }),
+      entityUrn: seededOrHostileUrn,
+      changeType: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...CHANGE_TYPES) }, { weight: 1, arbitrary: anyText }),
+      aspectName: aspectKey,
+      contentType: fc.oneof({ weight: 5, arbitrary: fc.constantFrom('application/json', 'application/json-patch+json') }, { weight: 1, arbitrary: anyText }),
+      systemMetadata: fc.jsonValue({ maxDepth: 2 }),
+      headers: fc.oneof(headersMember, fc.jsonValue({ maxDepth: 1 })),
+      asText: fc.oneof({ weight: 8, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    },
+    { requiredKeys: ['entityType', 'entityUrn', 'changeType', 'aspectName', 'contentType', 'asText'] },
+  )
+  .chain(({ asText, contentType, ...mcp }) => {
+    const value = mcp.changeType === 'PATCH' ? patchDocument.map((d) => (Array.isArray(d) ? d : (d as { patch: unknown }).patch)) : aspectValue(String(mcp.aspectName));
+    // The value travels as JSON text (now and then not JSON, or not text at all).
+    const encoded = asText ? fc.oneof({ weight: 6, arbitrary: value.map((v) => JSON.stringify(v)) }, { weight: 1, arbitrary: anyText }) : fc.jsonValue({ maxDepth: 2 });
+    return encoded.map((text) => ({ ...mcp, aspect: { value: text, contentType } }));
+  });
+
+export const ingestProposalBody = fc.record({ proposal: fc.oneof({ weight: 6, arbitrary: proposal }, { weight: 1, arbitrary: withOnePartReplaced(proposal) }), async: fc.constantFrom('true', 'false', true, 'maybe') }, { requiredKeys: ['proposal'] });
+export const ingestProposalBatchBody = fc.record({ proposals: fc.oneof(fc.array(proposal, { maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })), async: fc.constantFrom('true', 'false', 1) }, { requiredKeys: ['proposals'] });
+
+/** `/entities?action=ingest|delete`: a legacy snapshot, or a URN to hard-delete. */
+export const entitiesActionBody = fc.oneof(
+  fc.record({
+    entity: fc.record({
+      value: fc.dictionary(
+        fc.oneof(fc.constantFrom('com.linkedin.metadata.snapshot.DatasetSnapshot', 'com.linkedin.metadata.snapshot.ChartSnapshot'), anyText),
+        fc.record({ urn: seededOrHostileUrn, aspects: fc.array(fc.dictionary(fc.oneof(fc.constantFrom('com.linkedin.common.GlobalTags', 'com.linkedin.common.Status', 'com.linkedin.dataset.DatasetProperties'), anyText), aspectValue('globalTags'), { maxKeys: 2 }), { maxLength: 3 }) }),
+        { maxKeys: 2 },
+      ),
+    }),
+    systemMetadata: fc.jsonValue({ maxDepth: 2 }),
+  }, { requiredKeys: ['entity'] }),
+  fc.record({ urn: fc.oneof(fc.constant('urn:li:dataset:(urn:li:dataPlatform:s3,hostile.never,DEV)'), hostileUrn, fc.jsonValue({ maxDepth: 1 })) }),
+);

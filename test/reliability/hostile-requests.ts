@@ -1,6 +1,27 @@
 import fc from 'fast-check';
 import { Registry } from '../../src/registry/registry.js';
-import { aspectValue, batchBody, bodyBytes, EXAMPLE_ASPECTS, evaluateBody, patchDocument, scrollBody, testInfoValue, tokenBody, validWrites } from './hostile-bodies.js';
+import {
+  aspectValue,
+  batchBody,
+  bodyBytes,
+  entitiesActionBody,
+  EXAMPLE_ASPECTS,
+  evaluateBody,
+  ingestProposalBatchBody,
+  ingestProposalBody,
+  patchDocument,
+  scrollBody,
+  testInfoValue,
+  tokenBody,
+  v3AspectBody,
+  v3BatchGetBody,
+  v3GenericBatchGetBody,
+  v3GenericPatchBody,
+  v3GenericWriteBody,
+  v3PatchBody,
+  v3WriteBody,
+  validWrites,
+} from './hostile-bodies.js';
 import { anyText, hostileUrn, inUrl, mutated, PROTOTYPE_KEYS, rawInPath, SEED_DATASETS, SEED_PROPERTY, SEED_TEST } from './hostile-values.js';
 import type { RawRequest } from './raw-http.js';
 
@@ -11,6 +32,10 @@ export interface HostileRequest extends RawRequest {
 
 const registry = Registry.load();
 const V2 = '/openapi/v2/entity';
+const V3 = '/openapi/v3/entity';
+
+/** Routes whose refusals come in Rest.li's error shape (the oracle checks which shape). */
+export const RESTLI_ROUTE = /^Rest\.li /;
 
 // ---- where a request points: entity type, URN and aspect, mostly coherent, sometimes not ----
 
@@ -78,6 +103,12 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('evaluate', 'batchEvaluate', 'evaluateDefinition') }, { weight: 1, arbitrary: anyText }),
   after: number,
   limit: number,
+  ifNoneMatch: fc.constantFrom('*', 'x'),
+  aspect: fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText),
+  // Rest.li 2.0's list syntax, or a plain name.
+  aspectList: fc.array(fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText), { maxLength: 3 }).chain((names) => fc.constantFrom(`List(${names.join(',')})`, names.join(','), `List(${names.join(',')}`)),
+  pitKeepAlive: fc.constantFrom('5m', 'x', ''),
+  skipCache: flag,
   // Long polls are real waits: keep them short, and let the oracle allow for them.
   wait: fc.constantFrom('0', '0.2', '1', '61', '-1', 'x', '1e1', '0.0001'),
 };
@@ -154,6 +185,14 @@ const entityPath = target.chain((t) => fc.tuple(typeSegment(t), inUrl(fc.constan
 const aspectTarget = target.chain((t) => fc.tuple(fc.constant(t), typeSegment(t), inUrl(fc.constant(t.urn)), inUrl(fc.constant(t.aspect))));
 const aspectPath = aspectTarget.map(([, type, urn, aspect]) => `${V2}/${type}/${urn}/${aspect}`);
 
+const v3TypePath = target.chain((t) => typeSegment(t)).map((type) => `${V3}/${type}`);
+const v3EntityPath = target.chain((t) => fc.tuple(typeSegment(t), inUrl(fc.constant(t.urn))).map(([type, urn]) => `${V3}/${type}/${urn}`));
+const v3AspectPath = aspectTarget.map(([, type, urn, aspect]) => `${V3}/${type}/${urn}/${aspect}`);
+const v3AspectWrite = aspectTarget.chain(([t, type, urn, aspect]) => withBody(fc.constant(`${V3}/${type}/${urn}/${aspect}`), bodyBytes(v3AspectBody(t.aspect))));
+const restliUrnPath = (resource: string) => target.chain((t) => inUrl(fc.constant(t.urn))).map((urn) => `/${resource}/${urn}`);
+const restliAction = (resource: string, actions: string[]) =>
+  fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...actions) }, { weight: 1, arbitrary: anyText }).chain((action) => inUrl(fc.constant(action))).map((action) => `/${resource}?action=${action}`);
+
 /** A write of one aspect: the value fits the aspect often, and testInfo gets real definitions. */
 const aspectWrite = aspectTarget.chain(([t, type, urn, aspect]) =>
   withBody(fc.constant(`${V2}/${type}/${urn}/${aspect}`), bodyBytes(t.aspect === 'testInfo' ? fc.oneof(testInfoValue, aspectValue('testInfo')) : aspectValue(t.aspect))),
@@ -164,6 +203,15 @@ const wellFormedWrite = fc.oneof(
   fc.constantFrom(...validWrites(aspectsOf)).map(({ type, urn, aspect, value }): [string, Buffer] => [`${V2}/${type}/${encodeURIComponent(urn)}/${aspect}`, Buffer.from(JSON.stringify(value))]),
   testInfoValue.map((value): [string, Buffer] => [`${V2}/test/${encodeURIComponent('urn:li:test:hostile.new')}/testInfo`, Buffer.from(JSON.stringify(value))]),
 );
+/** The same valid writes through v3's batch and Rest.li's ingestProposal, to reach their write paths. */
+const wellFormedV3Write = fc.constantFrom(...validWrites(aspectsOf)).map(({ type, urn, aspect, value }): [string, Buffer] => [
+  `${V3}/${type}?async=false`,
+  Buffer.from(JSON.stringify([{ urn, [aspect]: { value } }])),
+]);
+const wellFormedProposal = fc.constantFrom(...validWrites(aspectsOf)).map(({ type, urn, aspect, value }): [string, Buffer] => [
+  '/aspects?action=ingestProposal',
+  Buffer.from(JSON.stringify({ proposal: { entityType: type, entityUrn: urn, changeType: 'UPSERT', aspectName: aspect, aspect: { value: JSON.stringify(value), contentType: 'application/json' } } })),
+]);
 const wellFormedPatch = fc.tuple(fc.constantFrom(...SEED_DATASETS), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 10 })).map(([urn, tag]): [string, Buffer] => [
   `${V2}/dataset/${encodeURIComponent(urn)}/globalTags`,
   Buffer.from(JSON.stringify({ patch: [{ op: 'add', path: '/tags/-', value: { tag: `urn:li:tag:${tag}` } }] })),
@@ -189,6 +237,37 @@ const ROUTES: RouteSpec[] = [
   { route: 'GET /auth/tokens', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/auth/tokens')), query: queryString([]) },
   { route: 'DELETE /auth/tokens/{id}', methods: ['DELETE'], pathAndBody: noBody(inUrl(fc.oneof(anyText, fc.uuid())).map((id) => `/openapi/v2/auth/tokens/${id}`)), query: queryString([]) },
   { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait']) },
+  { route: 'v3 GET /{type}', methods: ['GET'], pathAndBody: noBody(v3TypePath), query: queryString([...SEARCH_KEYS, 'aspects', 'aspectNames', 'pitKeepAlive', 'skipCache']) },
+  { route: 'v3 POST /{type}', methods: ['POST'], pathAndBody: withBody(v3TypePath, bodyBytes(v3WriteBody)), query: queryString(['async', 'systemMetadata', 'createIfNotExists', 'createEntityIfNotExists']), weight: 3 },
+  { route: 'v3 POST /{type}', methods: ['POST'], pathAndBody: wellFormedV3Write, query: fc.constant(''), weight: 1 },
+  { route: 'v3 PATCH /{type}', methods: ['PATCH'], pathAndBody: withBody(v3TypePath, bodyBytes(v3PatchBody)), query: queryString(['async', 'systemMetadata']), contentTypes: PATCH_TYPES, weight: 3 },
+  { route: 'v3 POST /generic', methods: ['POST'], pathAndBody: withBody(fc.constant(`${V3}/generic`), bodyBytes(v3GenericWriteBody)), query: queryString(['async', 'systemMetadata']), weight: 2 },
+  { route: 'v3 PATCH /generic', methods: ['PATCH'], pathAndBody: withBody(fc.constant(`${V3}/generic`), bodyBytes(v3GenericPatchBody)), query: queryString(['async', 'systemMetadata']), contentTypes: PATCH_TYPES, weight: 2 },
+  { route: 'v3 POST /{type}/batchGet', methods: ['POST'], pathAndBody: withBody(v3TypePath.map((p) => `${p}/batchGet`), bodyBytes(v3BatchGetBody)), query: queryString(['systemMetadata']) },
+  { route: 'v3 POST /generic/batchGet', methods: ['POST'], pathAndBody: withBody(fc.constant(`${V3}/generic/batchGet`), bodyBytes(v3GenericBatchGetBody)), query: queryString(['systemMetadata']) },
+  { route: 'v3 POST /{type}/scroll', methods: ['POST'], pathAndBody: withBody(v3TypePath.map((p) => `${p}/scroll`), bodyBytes(scrollBody)), query: queryString(SEARCH_KEYS) },
+  { route: 'v3 GET /{type}/{urn}', methods: ['GET'], pathAndBody: noBody(v3EntityPath), query: queryString(['aspects', 'aspectNames', 'systemMetadata']) },
+  { route: 'v3 HEAD /{type}/{urn}', methods: ['HEAD'], pathAndBody: noBody(v3EntityPath), query: queryString(['includeSoftDelete']) },
+  { route: 'v3 DELETE /{type}/{urn}', methods: ['DELETE'], pathAndBody: noBody(v3EntityPath), query: queryString(['aspects', 'clear']) },
+  { route: 'v3 GET /{type}/{urn}/{aspect}', methods: ['GET'], pathAndBody: noBody(v3AspectPath), query: queryString(['version', 'systemMetadata']) },
+  { route: 'v3 HEAD /{type}/{urn}/{aspect}', methods: ['HEAD'], pathAndBody: noBody(v3AspectPath), query: queryString(['includeSoftDelete']) },
+  { route: 'v3 DELETE /{type}/{urn}/{aspect}', methods: ['DELETE'], pathAndBody: noBody(v3AspectPath), query: queryString([]) },
+  { route: 'v3 POST /{type}/{urn}/{aspect}', methods: ['POST'], pathAndBody: v3AspectWrite, query: queryString(['async', 'systemMetadata', 'createIfNotExists', 'createEntityIfNotExists']), weight: 3 },
+  { route: 'v3 PATCH /{type}/{urn}/{aspect}', methods: ['PATCH'], pathAndBody: withBody(v3AspectPath, bodyBytes(patchDocument)), query: queryString(['systemMetadata']), contentTypes: PATCH_TYPES, weight: 2 },
+  {
+    route: 'Rest.li POST /aspects',
+    methods: ['POST'],
+    pathAndBody: fc.oneof(
+      withBody(restliAction('aspects', ['ingestProposal']), bodyBytes(ingestProposalBody)),
+      withBody(restliAction('aspects', ['ingestProposalBatch']), bodyBytes(ingestProposalBatchBody)),
+    ),
+    query: fc.constant(''),
+    weight: 4,
+  },
+  { route: 'Rest.li POST /aspects', methods: ['POST'], pathAndBody: wellFormedProposal, query: fc.constant(''), weight: 1 },
+  { route: 'Rest.li GET /aspects/{urn}', methods: ['GET'], pathAndBody: noBody(restliUrnPath('aspects')), query: queryString(['aspect', 'version'], ['aspect']) },
+  { route: 'Rest.li GET /entitiesV2/{urn}', methods: ['GET'], pathAndBody: noBody(restliUrnPath('entitiesV2')), query: fc.option(PARAMETERS.aspectList.chain((list) => inUrl(fc.constant(list))), { nil: undefined }).map((list) => (list === undefined ? '' : `?aspects=${list}`)) },
+  { route: 'Rest.li POST /entities', methods: ['POST'], pathAndBody: withBody(restliAction('entities', ['ingest', 'delete']), bodyBytes(entitiesActionBody)), query: fc.constant('') },
   {
     route: 'GET server endpoints',
     methods: ['GET', 'HEAD'],

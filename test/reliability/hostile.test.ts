@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { enc, V2 } from '../helpers.js';
+import { restliError } from '../restli/clients.js';
 import { CatalogWatch } from './catalog-watch.js';
 import type { Client } from './client.js';
-import { hostileRequest, ROUTE_NAMES, type HostileRequest } from './hostile-requests.js';
+import { hostileRequest, RESTLI_ROUTE, ROUTE_NAMES, type HostileRequest } from './hostile-requests.js';
 import { SEED_DATASETS, SEED_PROPERTY, SEED_TEST } from './hostile-values.js';
 import { send, sendBytes, type RawAnswer } from './raw-http.js';
 import { level, reliabilityStores, serveFresh } from './target.js';
 
 const ADMIN = 'urnb_reliability-hostile-admin-0123456789abcdef';
 const BODY_LIMIT = 512 * 1024;
-const RUNS = level(400, 6000);
+const RUNS = level(600, 6000);
 const RAW_RUNS = level(60, 1500);
 // A fixed seed replays a failure: URNBASE_FUZZ_SEED=<the seed the report printed>.
 const SEED = process.env.URNBASE_FUZZ_SEED ? Number(process.env.URNBASE_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
@@ -67,7 +68,9 @@ for (const { kind, skip } of await reliabilityStores()) {
       }
       // Every route was tried, and the coherent ones got past validation now and then.
       for (const route of ROUTE_NAMES) assert.ok([...byRoute.get(route)!.values()].reduce((a, b) => a + b, 0) > 0, `${route} was never tried`);
-      assert.ok([...byRoute.get('POST /{type}/{urn}/{aspect}')!.keys()].some((s) => s === 200), 'some single-aspect writes were accepted');
+      for (const route of ['POST /{type}/{urn}/{aspect}', 'v3 POST /{type}', 'Rest.li POST /aspects']) {
+        assert.ok([...byRoute.get(route)!.keys()].some((s) => s === 200), `some writes were accepted on ${route}`);
+      }
       assert.doesNotMatch(served.server.output(), /"level":(50|60)/, 'nothing was logged as an error');
     });
 
@@ -121,6 +124,12 @@ for (const { kind, skip } of await reliabilityStores()) {
         ['POST', '/openapi/v3/entity/scroll', 'application/json'],
         ['POST', '/gms/test?action=evaluate', 'application/json'],
         ['POST', '/openapi/v2/auth/tokens', 'application/json'],
+        ['POST', '/openapi/v3/entity/dataset', 'application/json'],
+        ['PATCH', '/openapi/v3/entity/generic', 'application/json'],
+        ['POST', '/openapi/v3/entity/generic/batchGet', 'application/json'],
+        ['POST', `/openapi/v3/entity/dataset/${enc(SEED_DATASETS[0])}/datasetProperties`, 'application/json'],
+        ['POST', '/aspects?action=ingestProposal', 'application/json'],
+        ['POST', '/entities?action=ingest', 'application/json'],
       ];
       const ofSize = (bytes: number) => {
         const frame = '{"description":""}';
@@ -130,7 +139,8 @@ for (const { kind, skip } of await reliabilityStores()) {
         for (const chunked of [false, true]) {
           const over = await send(base, { method, path, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': contentType }, body: ofSize(BODY_LIMIT + 1), chunked }, 10_000);
           assert.equal(over.status, 413, `${method} ${path}${chunked ? ' (chunked)' : ''}: ${over.text}`);
-          assert.deepEqual(JSON.parse(over.text), { error: 'Payload Too Large', message: 'Request body is too large' });
+          const restli = /^\/(aspects|entities)\?/.test(path);
+          assert.deepEqual(JSON.parse(over.text), restli ? restliError(413, 'Request body is too large') : { error: 'Payload Too Large', message: 'Request body is too large' });
           const atLimit = await send(base, { method, path, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': contentType }, body: ofSize(BODY_LIMIT), chunked }, 10_000);
           assert.ok(atLimit.status !== 413 && atLimit.status < 500, `${method} ${path} at the limit: ${atLimit.status} ${atLimit.text.slice(0, 200)}`);
           await watch.catchUp();
@@ -160,8 +170,16 @@ async function judge(request: HostileRequest, answer: RawAnswer, watch: CatalogW
     } catch {
       return 'a 4xx whose body is not JSON';
     }
-    const { error, message } = (body ?? {}) as { error?: unknown; message?: unknown };
-    if (typeof error !== 'string' || (message !== undefined && typeof message !== 'string')) return `a 4xx body without {error, message}: ${answer.text.slice(0, 200)}`;
+    // Rest.li routes refuse in Rest.li's shape, everything else (unmatched paths too) as {error, message}.
+    const restli = RESTLI_ROUTE.test(request.route) && !/^\{"error":"No endpoint /.test(answer.text);
+    if (restli !== (answer.headers['x-restli-error-response'] === 'true')) return `a 4xx ${restli ? 'without' : 'with'} X-RestLi-Error-Response: ${answer.text.slice(0, 200)}`;
+    if (restli) {
+      const { exceptionClass, message, status } = (body ?? {}) as { exceptionClass?: unknown; message?: unknown; status?: unknown };
+      if (typeof exceptionClass !== 'string' || typeof message !== 'string' || status !== answer.status) return `a 4xx body not in Rest.li's shape: ${answer.text.slice(0, 200)}`;
+    } else {
+      const { error, message } = (body ?? {}) as { error?: unknown; message?: unknown };
+      if (typeof error !== 'string' || (message !== undefined && typeof message !== 'string')) return `a 4xx body without {error, message}: ${answer.text.slice(0, 200)}`;
+    }
   }
   const reads = ['GET', 'HEAD', 'OPTIONS'].includes(request.method.toUpperCase());
   if (answer.status >= 300 || reads) {
