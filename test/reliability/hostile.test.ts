@@ -170,14 +170,17 @@ async function judge(request: HostileRequest, answer: RawAnswer, watch: CatalogW
     } catch {
       return 'a 4xx whose body is not JSON';
     }
-    // Rest.li routes refuse in Rest.li's shape, everything else (unmatched paths too) as {error, message}.
-    const restli = RESTLI_ROUTE.test(request.route) && !/^\{"error":"No endpoint /.test(answer.text);
+    const { message } = (body ?? {}) as { message?: unknown };
+    // Rest.li routes refuse in Rest.li's shape; everything else as {error, message}: unmatched
+    // paths, and HTTP that does not parse (refused by the socket, before there is a request).
+    const beforeRequest = /^\{"error":"No endpoint /.test(answer.text) || ['Malformed HTTP request', 'The request headers are too large', 'The request was not received in time'].includes(String(message));
+    const restli = RESTLI_ROUTE.test(request.route) && !beforeRequest;
     if (restli !== (answer.headers['x-restli-error-response'] === 'true')) return `a 4xx ${restli ? 'without' : 'with'} X-RestLi-Error-Response: ${answer.text.slice(0, 200)}`;
     if (restli) {
-      const { exceptionClass, message, status } = (body ?? {}) as { exceptionClass?: unknown; message?: unknown; status?: unknown };
+      const { exceptionClass, status } = (body ?? {}) as { exceptionClass?: unknown; status?: unknown };
       if (typeof exceptionClass !== 'string' || typeof message !== 'string' || status !== answer.status) return `a 4xx body not in Rest.li's shape: ${answer.text.slice(0, 200)}`;
     } else {
-      const { error, message } = (body ?? {}) as { error?: unknown; message?: unknown };
+      const { error } = (body ?? {}) as { error?: unknown };
       if (typeof error !== 'string' || (message !== undefined && typeof message !== 'string')) return `a 4xx body without {error, message}: ${answer.text.slice(0, 200)}`;
     }
   }
