@@ -7,9 +7,13 @@ export const NESTED = '\u241F';
 /** How many items a patch may index in all: removing keyed items makes later ones move, so it reindexes. */
 export const MAX_INDEXED_ITEMS = 10_000_000;
 
-/** An item's key: its key fields' values as strings, the way path segments name them. */
+/** An item's key values as strings, the way path segments name them; an item without key fields is its own key. */
+function keyValues(item: unknown, keyFields: readonly string[]): string[] {
+  return keyFields.length === 0 ? [String(item)] : keyFields.map((field) => String(keyValue(item, field)));
+}
+
 function itemKey(item: unknown, keyFields: readonly string[]): string {
-  return JSON.stringify(keyFields.map((field) => String(keyValue(item, field))));
+  return JSON.stringify(keyValues(item, keyFields));
 }
 
 function keyValue(item: unknown, keyField: string): unknown {
@@ -32,10 +36,7 @@ export class KeyedIndexes {
     let index = this.indexes.get(array);
     // The key fields come from the patch's arrayPrimaryKeys: the same list each time for a field.
     if (index?.keyFields !== keyFields) {
-      this.indexed += array.length;
-      if (this.indexed > MAX_INDEXED_ITEMS) {
-        throw new ValidationError(`Patch reindexes keyed arrays past ${MAX_INDEXED_ITEMS} items: split it into smaller patches`);
-      }
+      this.count(array.length);
       const positions = new Map<string, number>();
       array.forEach((item, i) => {
         const key = itemKey(item, keyFields);
@@ -45,6 +46,22 @@ export class KeyedIndexes {
       this.indexes.set(array, index);
     }
     return index.positions.get(key) ?? -1;
+  }
+
+  /** The positions of the items whose first key values are `prefix` (a partial compound key), in order. */
+  under(array: unknown[], keyFields: readonly string[], prefix: readonly string[]): number[] {
+    this.count(array.length);
+    const positions: number[] = [];
+    array.forEach((item, i) => {
+      const values = keyValues(item, keyFields);
+      if (prefix.every((value, j) => values[j] === value)) positions.push(i);
+    });
+    return positions;
+  }
+
+  /** The array's items moved: its index is rebuilt on its next lookup. */
+  forget(array: unknown[]): void {
+    this.indexes.delete(array);
   }
 
   /** After an operation whose path went through `array` at `position` (the array had `lengthBefore` items). */
@@ -57,6 +74,13 @@ export class KeyedIndexes {
       if (!index.positions.has(key)) index.positions.set(key, position);
     } else if (key === undefined || array.length !== lengthBefore || index.positions.get(key) !== position) {
       this.indexes.delete(array);
+    }
+  }
+
+  private count(items: number): void {
+    this.indexed += items;
+    if (this.indexed > MAX_INDEXED_ITEMS) {
+      throw new ValidationError(`Patch reindexes keyed arrays past ${MAX_INDEXED_ITEMS} items: split it into smaller patches`);
     }
   }
 }

@@ -59,21 +59,28 @@ export function parsePatchDocument(body: unknown): PatchDocument {
   return { patch: doc.patch as PatchOperation[], arrayPrimaryKeys: (keys ?? undefined) as PatchDocument['arrayPrimaryKeys'] };
 }
 
-/** Applies the patch to a copy of `base` and returns the result. */
-export function applyPatch(base: unknown, doc: PatchDocument): unknown {
+/**
+ * Applies the patch to a copy of `base` and returns the result. Keyed paths use the request's
+ * arrayPrimaryKeys, or else `templateKeys`: the aspect's own (DataHub's patch templates), which
+ * DataHub's SDK patch builders rely on, sending bare operations such as `add /tags/<tag urn>`.
+ */
+export function applyPatch(base: unknown, doc: PatchDocument, templateKeys?: ArrayKeys): unknown {
   let current = jsonpatch.deepClone(base);
   let copied = 0;
   const indexes = new KeyedIndexes();
+  const keys = doc.arrayPrimaryKeys ?? templateKeys;
   doc.patch.forEach((op, i) => {
     const passages: Passage[] = [];
-    const resolved = doc.arrayPrimaryKeys ? resolveKeyedPaths(current, op, { keys: doc.arrayPrimaryKeys, indexes, passages }) : op;
-    if (resolved === null) return;
     try {
-      if (resolved.op === 'copy') copied += jsonSize(current, resolved.from!);
-      if (copied > MAX_COPIED_CHARS) throw new Error(`copies may add at most ${MAX_COPIED_CHARS} characters of JSON to a document`);
-      current = jsonpatch.applyOperation(current, resolved as Operation, true, true, true).newDocument;
+      const operations = keys ? resolveKeyedPaths(current, op, { keys, positional: !doc.arrayPrimaryKeys, indexes, passages }) : [op];
+      for (const resolved of operations) {
+        if (resolved.op === 'copy') copied += jsonSize(current, resolved.from!);
+        if (copied > MAX_COPIED_CHARS) throw new Error(`copies may add at most ${MAX_COPIED_CHARS} characters of JSON to a document`);
+        current = jsonpatch.applyOperation(current, resolved as Operation, true, true, true).newDocument;
+      }
       for (const p of passages) indexes.passedThrough(p.array, p.keyFields, p.position, p.lengthBefore);
     } catch (error) {
+      if (error instanceof ValidationError) throw error;
       const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
       throw new ValidationError(`Patch operation ${i} (${op.op} ${op.path}) cannot be applied: ${reason}`);
     }
@@ -90,15 +97,23 @@ function jsonSize(doc: unknown, pointer: string): number {
   }
 }
 
-/** Rewrites keyed segments to indexes; returns null for an operation that has nothing to do. */
-function resolveKeyedPaths(doc: unknown, op: PatchOperation, keyed: KeyedResolution): PatchOperation | null {
+/**
+ * Rewrites keyed segments to indexes: the operations to apply in its place (none when it has
+ * nothing to do; one per item for a remove by a partial compound key).
+ */
+function resolveKeyedPaths(doc: unknown, op: PatchOperation, keyed: KeyedResolution): PatchOperation[] {
   const path = resolvePointer(doc, op.path, keyed, op.op);
-  if (path === null) return null;
+  if (path === null) return [];
+  if ('under' in path) {
+    // Every item under a partial key, last first so that the earlier positions hold.
+    keyed.indexes.forget(path.array);
+    return path.positions.reverse().map((position) => ({ op: 'remove', path: `${path.under}/${position}` }));
+  }
   const resolved: PatchOperation = { ...op, path: path.pointer };
   // RFC 6902: members an operation does not define are ignored (`from` means something to move and copy only).
   if (op.op === 'move' || op.op === 'copy') {
     const from = resolvePointer(doc, op.from!, keyed, 'from');
-    if (from === null) throw new ValidationError(`Patch operation ${op.op} ${op.path}: no item at ${op.from}`);
+    if (from === null || 'under' in from) throw new ValidationError(`Patch operation ${op.op} ${op.path}: no item at ${op.from}`);
     resolved.from = from.pointer;
   }
   if (path.keyed && op.op === 'add') {
@@ -106,11 +121,16 @@ function resolveKeyedPaths(doc: unknown, op: PatchOperation, keyed: KeyedResolut
     if (path.existing) resolved.op = 'replace';
     if (!path.existing && isRecord(op.value)) resolved.value = { ...path.keyValues, ...op.value };
   }
-  return resolved;
+  return [resolved];
 }
 
+/** Array field name → its items' key fields; none: the items are strings, each its own key. */
+export type ArrayKeys = Readonly<Record<string, readonly string[]>>;
+
 interface KeyedResolution {
-  keys: Record<string, string[]>;
+  keys: ArrayKeys;
+  /** The keys are the aspect's, not the request's: a `-` or index segment keeps its RFC 6902 meaning. */
+  positional: boolean;
   indexes: KeyedIndexes;
   /** Filled in: the keyed arrays the operation's paths go through, to keep their indexes true. */
   passages: Passage[];
@@ -119,7 +139,7 @@ interface KeyedResolution {
 /** A keyed segment of a path: the item at `position` of `array` (`lengthBefore` when it appends). */
 interface Passage {
   array: unknown[];
-  keyFields: string[];
+  keyFields: readonly string[];
   position: number;
   lengthBefore: number;
 }
@@ -132,7 +152,22 @@ interface ResolvedPointer {
   keyValues: Record<string, string>;
 }
 
-function resolvePointer(doc: unknown, pointer: string, { keys, indexes, passages }: KeyedResolution, op: string): ResolvedPointer | null {
+/** A remove by a partial compound key: the items of the array at `under` that have it. */
+interface ItemsUnder {
+  under: string;
+  array: unknown[];
+  positions: number[];
+}
+
+const POSITION = /^(-|0|[1-9]\d*)$/;
+
+/**
+ * As DataHub's templates read paths: a keyed array is addressed by its items' key values; a
+ * remove by the first of several key values removes every item with them, and removing what is
+ * not there does nothing; an add through an item or object that is not there creates it (an
+ * item with the key fields its path gives).
+ */
+function resolvePointer(doc: unknown, pointer: string, { keys, positional, indexes, passages }: KeyedResolution, op: string): ResolvedPointer | ItemsUnder | null {
   if (pointer === '') return { pointer, keyed: false, existing: true, keyValues: {} };
   const segments = pointer.split('/').slice(1).map(unescape);
   const out: string[] = [];
@@ -144,35 +179,44 @@ function resolvePointer(doc: unknown, pointer: string, { keys, indexes, passages
   for (let i = 0; i < segments.length; i++) {
     const keyFields = field !== undefined && Array.isArray(node) ? keys[field] : undefined;
     keyed = false;
-    if (keyFields) {
-      const wanted = segments.slice(i, i + keyFields.length);
-      if (wanted.length < keyFields.length) {
-        throw new ValidationError(`Patch path ${pointer} needs ${keyFields.length} key segment(s) for ${field}`);
-      }
-      i += keyFields.length - 1;
-      keyValues = Object.fromEntries(keyFields.filter((k) => !k.includes(NESTED)).map((k, j) => [k, wanted[j]]));
+    if (keyFields && !(positional && POSITION.test(segments[i]))) {
+      const width = Math.max(1, keyFields.length);
+      const wanted = segments.slice(i, i + width);
       const array = node as unknown[];
+      if (wanted.length < width) {
+        if (op !== 'remove') throw new ValidationError(`Patch path ${pointer} needs ${width} key segment(s) for ${field}`);
+        return { under: '/' + out.join('/'), array, positions: indexes.under(array, keyFields, wanted) };
+      }
+      i += width - 1;
+      keyValues = Object.fromEntries(keyFields.filter((k) => !k.includes(NESTED)).map((k, j) => [k, wanted[j]]));
       const index = indexes.find(array, keyFields, JSON.stringify(wanted));
-      passages.push({ array, keyFields, position: index >= 0 ? index : array.length, lengthBefore: array.length });
       const last = i === segments.length - 1;
-      keyed = true;
       existing = index >= 0;
-      if (!existing) {
-        if (!last) throw new ValidationError(`Patch path ${pointer}: no item ${wanted.join('/')} in ${field}`);
-        if (op === 'remove') return null;
-        if (op !== 'add') throw new ValidationError(`Patch path ${pointer}: no item ${wanted.join('/')} in ${field}`);
+      if (!existing && op === 'remove') return null;
+      if (!existing && (op !== 'add' || (!last && keyFields.length === 0))) {
+        throw new ValidationError(`Patch path ${pointer}: no item ${wanted.join('/')} in ${field}`);
+      }
+      passages.push({ array, keyFields, position: existing ? index : array.length, lengthBefore: array.length });
+      keyed = true;
+      if (!existing && last) {
         out.push('-');
         break;
       }
-      out.push(String(index));
-      node = (node as unknown[])[index];
+      if (!existing) array.push({ ...keyValues });
+      out.push(String(existing ? index : array.length - 1));
+      node = array[existing ? index : array.length - 1];
       field = undefined;
       continue;
     }
     const seg = segments[i];
     out.push(escape(seg));
     field = seg;
+    const parent = node;
     node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[seg] : undefined;
+    if (node === undefined && op === 'add' && i < segments.length - 1 && isRecord(parent) && !Object.hasOwn(parent, seg)) {
+      node = keys[seg] ? [] : {};
+      Object.defineProperty(parent, seg, { value: node, enumerable: true, writable: true, configurable: true });
+    }
   }
   return { pointer: '/' + out.join('/'), keyed, existing, keyValues };
 }

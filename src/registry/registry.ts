@@ -20,6 +20,11 @@ export interface AspectSpec {
   readonly pegasusClass?: string;
   /** The value a JSON Patch starts from when the aspect does not exist yet. */
   readonly template: unknown;
+  /**
+   * The keys of its arrays, as DataHub's patch template for the aspect has them: array field name →
+   * its items' key fields (none: strings, each its own key). A patch without arrayPrimaryKeys uses them.
+   */
+  readonly patchKeys?: Readonly<Record<string, readonly string[]>>;
   /** For key aspects: the key fields, in the order of the URN's id parts. */
   readonly keyFields?: readonly string[];
   readonly check: ValidateFunction;
@@ -56,6 +61,7 @@ interface AspectFile {
   name: string;
   pegasusClass?: string;
   template?: unknown;
+  patchKeys?: Record<string, string[]>;
   key?: string[];
   schema: JsonSchema;
 }
@@ -110,6 +116,7 @@ export class Registry {
         name: data.name,
         pegasusClass: data.pegasusClass,
         template: data.template ?? {},
+        patchKeys: data.patchKeys,
         keyFields: data.key,
         // Compiled on first use: compiling all of them took half a second of every start (and of
         // every worker thread's), most of it for aspects a process never writes.

@@ -206,9 +206,18 @@ describe('PATCH /openapi/v2/entity/{type}/{urn}/{aspect}', () => {
       assert.deepEqual(tagsOf(res), [{ tag: 'urn:li:tag:a', context: 'deep' }]);
     });
 
-    it('answers 400 for a path inside an absent keyed item', async () => {
+    it('an add through an absent keyed item creates it, its key from the path (as DataHub\'s templates do)', async () => {
       const res = await patch(datasetUrn('patch.keyed.absent'), 'globalTags', {
-        patch: [{ op: 'add', path: '/tags/urn:li:tag:nope/context', value: 'x' }],
+        patch: [{ op: 'add', path: '/tags/urn:li:tag:new/context', value: 'x' }],
+        arrayPrimaryKeys: keys,
+      });
+      assert.equal(res.status, 200);
+      assert.deepEqual(tagsOf(res), [{ tag: 'urn:li:tag:new', context: 'x' }]);
+    });
+
+    it('answers 400 for a replace inside an absent keyed item', async () => {
+      const res = await patch(datasetUrn('patch.keyed.absent.replace'), 'globalTags', {
+        patch: [{ op: 'replace', path: '/tags/urn:li:tag:nope/context', value: 'x' }],
         arrayPrimaryKeys: keys,
       });
       assert.equal(res.status, 400);

@@ -21,8 +21,9 @@ function expected(tags: Tag[], ops: PatchOperation[]): Tag[] | 'rejected' {
     if (op.op === 'remove') {
       if (at >= 0) result.splice(at, 1);
     } else if (op.path.endsWith('/context')) {
-      if (at < 0) return 'rejected';
-      result[at].context = op.value as string;
+      // An add through an absent item creates it (as DataHub's templates do).
+      if (at < 0) result.push({ tag: op.path.split('/')[2], context: op.value as string });
+      else result[at].context = op.value as string;
     } else if (op.op === 'move') {
       // Both ends must name items; the item is taken out, then inserted where the path's item was.
       const from = find(op.from!);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { InvalidUrnError, ValidationError } from '../../src/errors.js';
-import { Registry } from '../../src/registry/registry.js';
+import { Registry, type JsonSchema } from '../../src/registry/registry.js';
 import { parseUrn } from '../../src/urn/urn.js';
 
 const registry = Registry.load();
@@ -58,6 +58,32 @@ describe('entity registry', () => {
     assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.dataset.DatasetProperties')?.name, 'datasetProperties');
     assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.metadata.key.DatasetKey')?.name, 'datasetKey');
     assert.equal(registry.aspectByPegasusClass(dataset, 'com.linkedin.chart.ChartInfo'), undefined);
+  });
+
+  it('gives patch keys only for array fields of the aspect, keyed by fields of their items', () => {
+    const described = [...new Set(registry.entityTypes().flatMap((e) => [...e.aspects.values()]))].filter((a) => a.patchKeys);
+    assert.ok(described.length >= 12, `${described.length} aspects have patch keys`);
+    for (const aspect of described) {
+      // Every array property anywhere in the schema, by name, with the properties of its items.
+      const arrays = new Map<string, Set<string>>();
+      const seen = new Set<unknown>();
+      const walk = (schema: JsonSchema) => {
+        const node = registry.deref(schema);
+        if (seen.has(node)) return;
+        seen.add(node);
+        for (const [name, property] of Object.entries(node.properties ?? {})) {
+          const field = registry.deref(property);
+          if (field.type === 'array' && field.items) arrays.set(name, new Set(Object.keys(registry.deref(field.items).properties ?? {})));
+          walk(property);
+          if (field.items) walk(field.items);
+        }
+      };
+      walk(aspect.schema);
+      for (const [field, keyFields] of Object.entries(aspect.patchKeys!)) {
+        assert.ok(arrays.has(field), `${aspect.name}: ${field} is not an array field`);
+        for (const key of keyFields) assert.ok(arrays.get(field)!.has(key), `${aspect.name}: ${field} items have no ${key}`);
+      }
+    }
   });
 
   it('derives key aspects from URNs', () => {

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ValidationError } from '../../src/errors.js';
+import { applyPatch, type PatchOperation } from '../../src/ingest/patch.js';
+import { Registry } from '../../src/registry/registry.js';
+
+/**
+ * A patch without arrayPrimaryKeys uses the aspect's own keys (the registry's patchKeys, from
+ * DataHub's patch templates): what DataHub's SDK patch builders send relies on them.
+ */
+const registry = Registry.load();
+const dataset = registry.entityType('dataset')!;
+const patchOf = (aspect: string, base: unknown, patch: PatchOperation[]) => {
+  const spec = dataset.aspects.get(aspect)!;
+  return applyPatch(base ?? structuredClone(spec.template), { patch }, spec.patchKeys);
+};
+const refused = (aspect: string, base: unknown, patch: PatchOperation[], message: string) =>
+  assert.throws(() => patchOf(aspect, base, patch), (error: unknown) => error instanceof ValidationError && error.message === message);
+
+describe('patches with the aspect\'s template keys', () => {
+  const tags = { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] };
+
+  it('address globalTags items by tag: add appends or replaces, remove drops, removing an absent tag does nothing', () => {
+    const patched = patchOf('globalTags', tags, [
+      { op: 'add', path: '/tags/urn:li:tag:c', value: { tag: 'urn:li:tag:c' } },
+      { op: 'add', path: '/tags/urn:li:tag:a', value: { tag: 'urn:li:tag:a', context: 'again' } },
+      { op: 'remove', path: '/tags/urn:li:tag:b', value: {} },
+      { op: 'remove', path: '/tags/urn:li:tag:zzz', value: {} },
+    ]);
+    assert.deepEqual(patched, { tags: [{ tag: 'urn:li:tag:a', context: 'again' }, { tag: 'urn:li:tag:c' }] });
+  });
+
+  it('keep RFC 6902 positions: `-` appends and an index addresses an item', () => {
+    const patched = patchOf('globalTags', tags, [
+      { op: 'add', path: '/tags/-', value: { tag: 'urn:li:tag:c' } },
+      { op: 'remove', path: '/tags/0' },
+      { op: 'add', path: '/tags/1/context', value: 'second' },
+    ]);
+    assert.deepEqual(patched, { tags: [{ tag: 'urn:li:tag:b' }, { tag: 'urn:li:tag:c', context: 'second' }] });
+  });
+
+  it('address arrays of strings by the string itself (domains), without duplicates', () => {
+    const domain = 'urn:li:domain:sales';
+    const patched = patchOf('domains', undefined, [
+      { op: 'add', path: `/domains/${domain}`, value: domain },
+      { op: 'add', path: `/domains/${domain}`, value: domain },
+      { op: 'add', path: '/domains/urn:li:domain:ops', value: 'urn:li:domain:ops' },
+      { op: 'remove', path: '/domains/urn:li:domain:ops', value: {} },
+    ]);
+    assert.deepEqual(patched, { domains: [domain] });
+  });
+
+  it('remove by the first of two keys drops every item under it (an owner of every type); by both, just that one', () => {
+    const owners = {
+      owners: [
+        { owner: 'urn:li:corpuser:jane', type: 'DATAOWNER' },
+        { owner: 'urn:li:corpuser:bob', type: 'DATAOWNER' },
+        { owner: 'urn:li:corpuser:jane', type: 'TECHNICAL_OWNER' },
+        { owner: 'urn:li:corpuser:ann', type: 'DATAOWNER' },
+        { owner: 'urn:li:corpuser:ann', type: 'STEWARD' },
+      ],
+    };
+    const patched = patchOf('ownership', owners, [
+      { op: 'remove', path: '/owners/urn:li:corpuser:jane', value: 'urn:li:corpuser:jane' },
+      { op: 'remove', path: '/owners/urn:li:corpuser:ann/STEWARD', value: 'urn:li:corpuser:ann' },
+      { op: 'remove', path: '/owners/urn:li:corpuser:nobody', value: {} },
+      { op: 'add', path: '/owners/urn:li:corpuser:bob/TECHNICAL_OWNER', value: { owner: 'urn:li:corpuser:bob', type: 'TECHNICAL_OWNER' } },
+    ]);
+    assert.deepEqual(patched, {
+      owners: [
+        { owner: 'urn:li:corpuser:bob', type: 'DATAOWNER' },
+        { owner: 'urn:li:corpuser:ann', type: 'DATAOWNER' },
+        { owner: 'urn:li:corpuser:bob', type: 'TECHNICAL_OWNER' },
+      ],
+    });
+  });
+
+  it('refuse an add by part of a compound key', () => {
+    refused('ownership', undefined, [{ op: 'add', path: '/owners/urn:li:corpuser:jane', value: { owner: 'urn:li:corpuser:jane', type: 'DATAOWNER' } }], 'Patch path /owners/urn:li:corpuser:jane needs 2 key segment(s) for owners');
+  });
+
+  it('create what an add goes through: a schema field\'s entry, keyed by its fieldPath, with its tags (editableSchemaMetadata)', () => {
+    const patched = patchOf('editableSchemaMetadata', undefined, [
+      { op: 'add', path: '/editableSchemaFieldInfo/customer_id/globalTags/tags/urn:li:tag:pii', value: { tag: 'urn:li:tag:pii' } },
+      { op: 'add', path: '/editableSchemaFieldInfo/customer_id/glossaryTerms/terms/urn:li:glossaryTerm:id', value: { urn: 'urn:li:glossaryTerm:id' } },
+      { op: 'add', path: '/editableSchemaFieldInfo/customer_id/globalTags/tags/urn:li:tag:key', value: { tag: 'urn:li:tag:key' } },
+      { op: 'add', path: '/editableSchemaFieldInfo/a~1b/globalTags/tags/urn:li:tag:pii', value: { tag: 'urn:li:tag:pii' } },
+      { op: 'remove', path: '/editableSchemaFieldInfo/customer_id/globalTags/tags/urn:li:tag:key', value: {} },
+      { op: 'remove', path: '/editableSchemaFieldInfo/unknown/globalTags/tags/urn:li:tag:pii', value: {} },
+    ]) as { editableSchemaFieldInfo: unknown[] };
+    assert.deepEqual(patched.editableSchemaFieldInfo, [
+      { fieldPath: 'customer_id', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] }, glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:id' }] } },
+      { fieldPath: 'a/b', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } },
+    ]);
+  });
+
+  it('leave aspects without template keys to RFC 6902: an add through what is not there is refused', () => {
+    refused('editableDatasetProperties', {}, [{ op: 'add', path: '/created/time', value: 1 }], 'Patch operation 0 (add /created/time) cannot be applied: Cannot perform an `add` operation at the desired path');
+  });
+
+  it('never create a member that reaches Object.prototype', () => {
+    refused(
+      'editableSchemaMetadata',
+      undefined,
+      [{ op: 'add', path: '/editableSchemaFieldInfo/f/__proto__/polluted', value: true }],
+      'Patch operation 0 (add /editableSchemaFieldInfo/f/__proto__/polluted) cannot be applied: JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README',
+    );
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('give way to the request\'s own arrayPrimaryKeys', () => {
+    const spec = dataset.aspects.get('globalTags')!;
+    const patched = applyPatch(tags, { patch: [{ op: 'add', path: '/tags/x/tag', value: 'urn:li:tag:z' }], arrayPrimaryKeys: { tags: ['context'] } }, spec.patchKeys);
+    assert.deepEqual(patched, { tags: [...tags.tags, { context: 'x', tag: 'urn:li:tag:z' }] });
+  });
+});
