@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 
 const STAMP = 'dist/tsconfig.tsbuildinfo';
 const BIN = 'dist/src/main.js';
-const INPUTS = ['tsconfig.json', 'package.json', 'src', 'test', 'bench'];
+const INPUTS = ['tsconfig.json', 'package.json', 'src', 'test', 'bench', 'console'];
 
 /** The newest modification time at or under `path`, 0 when it does not exist. */
 function newest(path) {

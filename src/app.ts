@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { registerAuth } from './api/auth.js';
+import { consoleRoutes } from './api/console.js';
 import { registerBodyParsing } from './api/body.js';
 import { registerDoubleRendering } from './api/doubles.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './api/errors.js';
@@ -125,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   restliRoutes(app, services);
   tokenRoutes(app, tokens);
   eventRoutes(app, changeLog);
+  await consoleRoutes(app);
   await app.ready();
   return { app, services, createdAdminTokenFile };
 }

@@ -3,6 +3,7 @@ import type { FailedAuthLimiter } from '../auth/limiter.js';
 import { can, type Permission, type Principal } from '../auth/roles.js';
 import type { TokenService } from '../auth/tokens.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { isConsolePath } from './console.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,7 +39,7 @@ export function registerAuth(app: FastifyInstance, tokens: TokenService, limiter
       req.principal = ANONYMOUS;
       return done();
     }
-    if (req.routeOptions.config?.public || PUBLIC_PREFIXES.some((p) => req.url.startsWith(p))) return done();
+    if (req.routeOptions.config?.public || PUBLIC_PREFIXES.some((p) => req.url.startsWith(p)) || isConsolePath(req.url)) return done();
     const secret = bearerSecret(req.headers.authorization);
     const known = secret === undefined ? undefined : tokens.cached(secret);
     const settle = (principal: Principal) => {

@@ -67,6 +67,19 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
     async () => (await tokens.list()).map(tokenJson),
   );
 
+  app.get(
+    '/openapi/v2/auth/me',
+    {
+      schema: {
+        operationId: 'whoAmI',
+        tags,
+        summary: 'Who the token in the request is: its actor and role (any valid token may ask)',
+        answers: { 200: { description: 'The principal', body: ref('Principal') } },
+      },
+    },
+    async (req) => ({ actor: req.principal!.actor, role: req.principal!.role }),
+  );
+
   app.delete<{ Params: { id: string } }>(
     `${prefix}/:id`,
     {
@@ -103,6 +116,11 @@ function tokenJson(info: TokenInfo) {
 
 /** The shapes of these answers, as named schemas of the API document. */
 export const tokenShapes = {
+  Principal: {
+    type: 'object',
+    required: ['actor', 'role'],
+    properties: { actor: { type: 'string', description: 'The actor URN writes are recorded as' }, role: tokenSchema.properties.role },
+  },
   AccessToken: { ...tokenSchema, required: ['id', 'name', 'role', 'actorUrn', 'createdAt', 'createdBy', 'expiresAt', 'lastUsedAt', 'revokedAt'] },
   CreatedToken: {
     type: 'object',

@@ -1,0 +1,72 @@
+import { navigate } from './router';
+import { getSession, setSession } from './session';
+
+/**
+ * The console's one way to the server: urnbase's public HTTP API, with the session's token.
+ * Every refusal becomes an ApiError carrying the server's status and message, shown as is; a
+ * 401 ends the session and goes to sign-in.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Call {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Content type of the body (default application/json). */
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Statuses answered without throwing (e.g. 404 for "not there"). */
+  accept?: number[];
+}
+
+export async function api<T = unknown>(method: string, path: string, call: Call = {}): Promise<Answer<T>> {
+  const session = getSession();
+  const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+  if (session) headers.authorization = `Bearer ${session.token}`;
+  if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+  const res = await fetch(path, { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: call.signal });
+  const text = await res.text();
+  let body: unknown = undefined;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (res.status === 401 && !path.startsWith('/openapi/v2/auth/me')) {
+    setSession(undefined);
+    navigate('/sign-in');
+  }
+  if (res.status >= 400 && !call.accept?.includes(res.status)) throw new ApiError(res.status, errorMessage(res.status, body), body);
+  return { status: res.status, body: body as T, headers: res.headers };
+}
+
+/** The message a refusal carries: `{error, message}` (or Rest.li's `{message}`). */
+export function errorMessage(status: number, body: unknown): string {
+  if (body && typeof body === 'object') {
+    const { error, message } = body as { error?: unknown; message?: unknown };
+    if (typeof message === 'string' && message) return message;
+    if (typeof error === 'string' && error) return error;
+  }
+  return `The server answered ${status}`;
+}
+
+/** A URN as one path segment. */
+export const enc = encodeURIComponent;
+
+export const V2 = '/openapi/v2/entity';
+export const V3 = '/openapi/v3/entity';

@@ -1,0 +1,90 @@
+import type { FunctionComponent } from 'preact';
+import { useEffect } from 'preact/hooks';
+import Activity from './pages/activity';
+import Entity from './pages/entity';
+import Properties from './pages/properties';
+import Search from './pages/search';
+import SignIn from './pages/sign-in';
+import Tests from './pages/tests';
+import Tokens from './pages/tokens';
+import { href, navigate, useRoute, type Route } from './router';
+import { isAdmin, setSession, useSession, type Session } from './session';
+
+interface View {
+  path: string;
+  title: string;
+  page: FunctionComponent<{ route: Route; session: Session }>;
+  /** Shown in the navigation (the entity page is reached from search). */
+  nav: boolean;
+  adminOnly?: boolean;
+}
+
+const VIEWS: View[] = [
+  { path: '/search', title: 'Search', page: Search, nav: true },
+  { path: '/entity', title: 'Entity', page: Entity, nav: false },
+  { path: '/properties', title: 'Structured properties', page: Properties, nav: true },
+  { path: '/tests', title: 'Metadata tests', page: Tests, nav: true },
+  { path: '/tokens', title: 'Tokens', page: Tokens, nav: true, adminOnly: true },
+  { path: '/activity', title: 'Activity', page: Activity, nav: true },
+];
+
+export function App() {
+  const route = useRoute();
+  const session = useSession();
+  const view = VIEWS.find((v) => v.path === route.path);
+
+  useEffect(() => {
+    if (!session && route.path !== '/sign-in') navigate(`/sign-in?next=${encodeURIComponent(route.path)}`, true);
+  }, [session, route.path]);
+  useEffect(() => {
+    document.title = `${view?.title ?? 'Sign in'} · urnbase`;
+  }, [view]);
+
+  if (!session || route.path === '/sign-in') return <SignIn next={route.params.get('next') ?? undefined} />;
+  const Page = view && (!view.adminOnly || isAdmin(session)) ? view.page : NotFound;
+  return (
+    <>
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href('/search')}>
+          urnbase
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {VIEWS.filter((v) => v.nav && (!v.adminOnly || isAdmin(session))).map((v) => (
+              <li key={v.path}>
+                <a href={href(v.path)} aria-current={v.path === route.path ? 'page' : undefined}>
+                  {v.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span title={session.actor}>
+            {session.actor.replace('urn:li:corpuser:', '')} ({session.role})
+          </span>
+          <button type="button" class="link" onClick={() => setSession(undefined)}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page route={route} session={session} />
+      </main>
+    </>
+  );
+}
+
+function NotFound({ route }: { route: Route }) {
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>
+        There is no page {route.path}. <a href={href('/search')}>Search the catalog</a>.
+      </p>
+    </>
+  );
+}

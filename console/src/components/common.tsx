@@ -1,0 +1,42 @@
+import type { ComponentChildren } from 'preact';
+import { ApiError } from '../api';
+
+/** A refusal or failure, announced to screen readers; the server's message as it came. */
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  const text = error instanceof ApiError ? `${error.status}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  return (
+    <p class="error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p class="muted" role="status">
+      {label}
+    </p>
+  );
+}
+
+/** Any JSON, pretty-printed as text (never as markup). */
+export function Json({ value }: { value: unknown }) {
+  return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** The readable part of a URN: `urn:li:tag:pii` → `pii`, a dataset's name. */
+export function shortUrn(urn: string): string {
+  const id = urn.replace(/^urn:li:[^:]+:/, '');
+  const dataset = /^\(urn:li:dataPlatform:([^,]+),(.+),([A-Z]+)\)$/.exec(id);
+  return dataset ? dataset[2] : id;
+}
