@@ -97,6 +97,7 @@ const successes: Exercise[] = [
   { id: 'evaluateTests', status: 200, request: () => ({ method: 'POST', url: '/gms/test?action=evaluateDefinition', payload: { urn: ds, definition } }) },
   { id: 'createAccessToken', status: 201, request: () => ({ method: 'POST', url: TOKENS, payload: { name: 'made', role: 'viewer', expiresInDays: 1 } }) },
   { id: 'listAccessTokens', status: 200, request: () => ({ method: 'GET', url: TOKENS }) },
+  { id: 'whoAmI', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/auth/me' }) },
   { id: 'revokeAccessToken', status: 204, request: () => ({ method: 'DELETE', url: `${TOKENS}/${spareTokenId}` }) },
   { id: 'pollEvents', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/events?limit=2' }) },
   { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }), async: 'false' } }) },
@@ -309,7 +310,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 40);
+    assert.equal(operations.size, 41);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

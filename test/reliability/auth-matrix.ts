@@ -50,6 +50,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
     { name: 'GET /config', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/config' }) },
     { name: 'GET /openapi/v3/api-docs', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v3/api-docs' }) },
     { name: 'GET /openapi/swagger-ui/', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/openapi/swagger-ui/' }) },
+    { name: 'GET / (the console)', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/' }) },
     { name: 'GET /metrics', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/metrics' }) },
     { name: 'GET /{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `${V2}/dataset?count=5` }) },
     {
@@ -161,6 +162,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
     },
     { name: 'GET /openapi/v2/events', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/events?limit=1' }) },
     { name: 'POST /openapi/v2/auth/tokens', needs: 'admin', ok: 201, request: () => ({ method: 'POST', path: '/openapi/v2/auth/tokens', body: { name: 'made', role: 'viewer' } }) },
+    { name: 'GET /openapi/v2/auth/me', needs: 'token', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/me' }) },
     { name: 'GET /openapi/v2/auth/tokens', needs: 'admin', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/tokens' }) },
     {
       name: 'DELETE /openapi/v2/auth/tokens/{id}',
