@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../server-process.js';
+import { Client } from '../reliability/client.js';
+import { CHROMIUM } from './harness.js';
+import { datasetUrnOf, DESCRIBED_TEST, seedDatasets, seedDefinitions } from './demo-catalog.js';
+
+/**
+ * The console's screenshots in docs/console/: a fresh server with the demo catalog, each main
+ * page at 1280×800, and search at 375 px. Run: `npm run build && node dist/test/console/screenshots.js`.
+ */
+const ADMIN = 'urnb_screenshots-admin-0123456789abcdefghijklm';
+const OUT = join(process.cwd(), 'docs', 'console');
+
+const dir = mkdtempSync(join(tmpdir(), 'urnbase-screenshots-'));
+const server = await startServer({ args: ['--data-dir', join(dir, 'data'), '--log-level', 'warn'], env: { URNBASE_ADMIN_TOKEN: ADMIN } });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+try {
+  const client = new Client(server.base, ADMIN);
+  await seedDefinitions(client);
+  await seedDatasets(client, 0, 60);
+  await client.call('POST', '/gms/test?action=batchEvaluate', { urns: Array.from({ length: 12 }, (_, i) => datasetUrnOf(['snowflake', 'bigquery', 'postgres', 'kafka', 's3'][i % 5], `analytics.${['orders', 'customers', 'payments', 'sessions', 'invoices', 'shipments', 'products', 'refunds', 'campaigns', 'tickets', 'inventory', 'suppliers'][i]}`)), testUrns: [DESCRIBED_TEST], push: true });
+  mkdirSync(OUT, { recursive: true });
+  const shoot = async (name: string, hash: string, width = 1280, height = 800, ready?: string) => {
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    await page.goto(`${server.base}/#/sign-in`);
+    await page.getByLabel('Access token').fill(ADMIN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/#\/search/);
+    await page.goto(`${server.base}/${hash}`);
+    if (ready) await page.getByText(ready).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: false });
+    await context.close();
+    console.log(`docs/console/${name}.png`);
+  };
+  await shoot('search', '#/search?query=orders', 1280, 800, 'analytics.orders');
+  await shoot('entity', `#/entity?urn=${encodeURIComponent(datasetUrnOf('snowflake', 'analytics.orders'))}`, 1280, 800, 'analytics.orders');
+  await shoot('properties', '#/properties', 1280, 800, 'Retention time (days)');
+  await shoot('tests', '#/tests', 1280, 800, 'Datasets have an owner');
+  await shoot('tokens', '#/tokens');
+  await shoot('activity', '#/activity');
+  await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
+} finally {
+  await browser.close();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
