@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
+
+const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
+
+interface ChangeEvent {
+  sequence: number;
+  urn: string;
+  aspectName: string;
+  changeType: string;
+}
+
+describe('console: activity', { skip: BROWSER_SKIP }, () => {
+  const f = consoleFixture();
+
+  /** Every event of the change log, oldest first, through the API. */
+  async function allEvents(): Promise<ChangeEvent[]> {
+    const events: ChangeEvent[] = [];
+    for (let after = 0; ; ) {
+      const page = (await f.served.client.call('GET', `/openapi/v2/events?after=${after}&limit=1000`)).body as { events: ChangeEvent[]; nextAfter: number };
+      events.push(...page.events);
+      if (page.events.length < 1000) return events;
+      after = page.nextAfter;
+    }
+  }
+
+  it('shows a change written through the API as it happens, newest first, without a reload', async () => {
+    const urn = dataset('live.orders');
+    await f.served.client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(urn)}/datasetProperties`, { description: 'orders' });
+    const page = await f.signedIn();
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await page.getByRole('heading', { name: 'Activity', level: 1 }).waitFor();
+    await page.getByRole('status').getByText('Live', { exact: true }).waitFor();
+    const rows = page.locator('table.activity tbody tr');
+    await rows.first().waitFor();
+    await assertAccessible(page, 'activity: the feed');
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
+
+    assert.equal((await f.served.client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(urn)}/globalTags`, { tags: [{ tag: 'urn:li:tag:pii' }] })).status, 200);
+    const first = rows.first();
+    await first.getByRole('cell').nth(3).getByText('globalTags', { exact: true }).waitFor();
+    const cells = await first.getByRole('cell').allInnerTexts();
+    assert.match(cells[0]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.deepEqual(cells.slice(1), ['admin', 'live.orders dataset', 'globalTags', 'UPSERT']);
+    assert.equal(await first.getByRole('link', { name: 'live.orders' }).getAttribute('href'), `#/entity?${new URLSearchParams({ urn })}`);
+    assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same page', 'no reload');
+
+    // The rows are the change log's newest events, newest first.
+    const events = (await allEvents()).reverse();
+    const shown = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('a')!.title, tr.children[3]!.textContent]));
+    assert.deepEqual(
+      shown,
+      events.slice(0, shown.length).map((e) => [e.urn, e.aspectName]),
+    );
+
+    // A delete shows as one.
+    await f.served.client.call('DELETE', `/openapi/v2/entity/dataset/${encodeURIComponent(urn)}/globalTags`);
+    await first.getByRole('cell').nth(4).getByText('DELETE', { exact: true }).waitFor();
+  });
+
+  it('pauses and resumes; leaving the page aborts the waiting request', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/activity'));
+    await page.getByRole('status').getByText('Live', { exact: true }).waitFor();
+    const rows = page.locator('table.activity tbody tr');
+    await rows.first().waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('status').getByText('Paused', { exact: true }).waitFor();
+    const urn = dataset('paused.orders');
+    await f.served.client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(urn)}/datasetProperties`, { description: 'while paused' });
+    // The paused feed has no request open, so the change cannot have arrived; on resume it does.
+    assert.equal(await page.getByRole('link', { name: 'paused.orders' }).count(), 0);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('link', { name: 'paused.orders' }).first().waitFor();
+    await page.getByRole('status').getByText('Live', { exact: true }).waitFor();
+
+    const aborted = page.waitForEvent('requestfailed', (request) => request.url().includes('/openapi/v2/events?') && request.url().includes('wait=20'));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search', exact: true }).click();
+    assert.equal((await aborted).failure()?.errorText, 'net::ERR_ABORTED');
+  });
+
+  it('keeps the last 200 changes, newest first', async () => {
+    const entities = Array.from({ length: 120 }, (_, i) => ({ urn: dataset(`many.t${i}`), aspects: { datasetProperties: { value: { description: `t${i}` } } } }));
+    assert.equal((await f.served.client.call('POST', '/openapi/v2/entity/dataset?async=false', entities)).status, 200);
+    const events = (await allEvents()).reverse();
+    assert.ok(events.length > 200);
+    const page = await f.signedIn();
+    await page.goto(f.url('#/activity'));
+    const rows = page.locator('table.activity tbody tr');
+    await rows.nth(199).waitFor();
+    assert.equal(await rows.count(), 200);
+    const shown = await rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('a')!.title, tr.children[3]!.textContent]));
+    assert.deepEqual(
+      shown,
+      events.slice(0, 200).map((e) => [e.urn, e.aspectName]),
+    );
+    // A new change goes on top; the oldest shown goes.
+    await f.served.client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(dataset('many.newest'))}/datasetProperties`, { description: 'newest' });
+    await rows.first().getByRole('link', { name: 'many.newest' }).waitFor();
+    assert.equal(await rows.count(), 200);
+  });
+
+  it('fits a 375-px-wide window', async () => {
+    const page = await f.signedIn(undefined, { width: 375, height: 800 });
+    await page.goto(f.url('#/activity'));
+    await page.locator('table.activity tbody tr').first().waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow');
+    await assertAccessible(page, 'activity: 375 px');
+  });
+});

@@ -1,0 +1,250 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { Client } from '../reliability/client.js';
+import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
+
+const dataset = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
+const path = (urn: string) => encodeURIComponent(urn);
+
+describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
+  const f = consoleFixture();
+
+  /** The definition textarea, replaced with `json`. */
+  async function setDefinition(page: Page, json: unknown) {
+    await page.getByLabel('Definition (JSON)').fill(typeof json === 'string' ? json : JSON.stringify(json, null, 2));
+  }
+
+  it('creates a test through the form (read back through the API), lists it, and edits it', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests'));
+    await page.getByRole('heading', { name: 'Metadata tests', level: 1 }).waitFor();
+    await page.getByText('No metadata tests yet.').waitFor();
+    await assertAccessible(page, 'tests: empty list');
+    await page.getByRole('link', { name: 'New test' }).click();
+    await page.getByRole('heading', { name: 'New metadata test' }).waitFor();
+    await page.getByLabel('Name').fill('Datasets are described');
+    await page.getByText('urn:li:test:datasets-are-described').waitFor();
+    await page.getByLabel('Category').fill('Documentation');
+    await page.getByLabel('Description').fill('<img src=x onerror=alert(1)> every dataset says what it holds');
+    const definition = {
+      on: { types: ['dataset'] },
+      rules: { or: [{ property: 'datasetProperties.description', operator: 'exists' }, { property: 'editableDatasetProperties.description', operator: 'exists' }] },
+    };
+    await setDefinition(page, definition);
+    await page.getByLabel('Schedule').selectOption('NONE');
+    await assertAccessible(page, 'tests: new test form');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.waitForURL(/#\/tests\?urn=urn%3Ali%3Atest%3Adatasets-are-described$/);
+    await page.getByRole('heading', { name: 'Datasets are described', level: 1 }).waitFor();
+
+    const stored = await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:datasets-are-described')}/testInfo`);
+    assert.equal(stored.status, 200);
+    const info = stored.body.value;
+    assert.equal(info.name, 'Datasets are described');
+    assert.equal(info.category, 'Documentation');
+    assert.equal(info.description, '<img src=x onerror=alert(1)> every dataset says what it holds');
+    assert.deepEqual(info.status, { mode: 'ACTIVE' });
+    assert.deepEqual(info.schedule, { interval: 'NONE' });
+    assert.equal(info.definition.type, 'JSON');
+    assert.deepEqual(JSON.parse(info.definition.json), definition);
+    assert.match(info.definition.md5, /^[0-9a-f]{32}$/);
+    // The description is text in a field, not markup.
+    assert.equal(await page.getByLabel('Description').inputValue(), '<img src=x onerror=alert(1)> every dataset says what it holds');
+    assert.equal(await page.locator('main img').count(), 0);
+
+    // Edit: the category and the mode; the rest of the aspect stays.
+    await page.getByLabel('Category').fill('Governance');
+    await page.getByLabel('Mode').selectOption('INACTIVE');
+    await page.getByRole('button', { name: 'Save test' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const edited = (await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:datasets-are-described')}/testInfo`)).body.value;
+    assert.equal(edited.category, 'Governance');
+    assert.deepEqual(edited.status, { mode: 'INACTIVE' });
+    assert.deepEqual(edited.schedule, { interval: 'NONE' });
+    assert.equal(edited.description, info.description);
+    assert.deepEqual(JSON.parse(edited.definition.json), definition);
+
+    // The list shows it, with a test made through the API.
+    await f.served.client.call('POST', `/openapi/v2/entity/test/${path('urn:li:test:owned')}/testInfo`, {
+      name: 'Datasets are owned',
+      category: 'Ownership',
+      definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'ownership.owners.owner', operator: 'exists' }] }) },
+    });
+    await page.getByRole('link', { name: 'All metadata tests' }).click();
+    const rows = page.locator('main table tbody tr');
+    await rows.nth(1).waitFor();
+    assert.deepEqual(await rows.allInnerTexts(), [
+      'Datasets are described\nurn:li:test:datasets-are-described\n\tGovernance\tINACTIVE\ton demand',
+      'Datasets are owned\nurn:li:test:owned\n\tOwnership\tACTIVE\tdaily',
+    ]);
+    await assertAccessible(page, 'tests: list');
+  });
+
+  it('a refused definition shows the server\'s exact message, and nothing is written', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests?new=1'));
+    await page.getByLabel('Name').fill('broken');
+    await page.getByLabel('Category').fill('Governance');
+    await setDefinition(page, { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'eq', value: 'x' }] });
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.getByRole('alert').getByText('400: rules[0].operator: unknown operator "eq"', { exact: true }).waitFor();
+    await assertAccessible(page, 'tests: refused definition');
+    assert.equal((await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:broken')}/testInfo`)).status, 404);
+    // A definition that is not JSON: the server's parse message.
+    await setDefinition(page, '{"on": ');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.getByRole('alert').getByText(/^400: definition: invalid JSON: /).waitFor();
+    // An ID that is taken.
+    await setDefinition(page, { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
+    await page.getByLabel('ID').fill('owned');
+    await f.served.client.call('POST', `/openapi/v2/entity/test/${path('urn:li:test:owned')}/testInfo`, {
+      name: 'Datasets are owned',
+      category: 'Ownership',
+      definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'ownership.owners.owner', operator: 'exists' }] }) },
+    });
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.getByRole('alert').getByText('409: Cannot perform CREATE since the aspect testInfo of urn:li:test:owned already exists', { exact: true }).waitFor();
+  });
+
+  it('tries an unsaved definition on an entity: the verdict and why it fails', async () => {
+    const orders = dataset('mysql', 'try.orders');
+    await f.served.client.call('POST', '/openapi/v2/entity/dataset?async=false', [
+      { urn: orders, aspects: { datasetProperties: { value: { description: 'One row per order' } }, globalTags: { value: { tags: [{ tag: 'urn:li:tag:pii' }] } } } },
+    ]);
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests?new=1'));
+    await setDefinition(page, {
+      on: { types: ['dataset'] },
+      rules: { and: [{ property: 'globalTags.tags.tag', operator: 'equals', value: 'urn:li:tag:gold' }, { property: 'datasetProperties.description', operator: 'exists' }] },
+    });
+    await page.getByLabel('Entity URN').fill(orders);
+    await page.getByRole('button', { name: 'Try the definition' }).click();
+    const verdict = page.locator('.tests-verdict');
+    await verdict.getByText('Fails', { exact: true }).waitFor();
+    assert.deepEqual(await verdict.locator('tbody tr').allInnerTexts(), ['rules.and[0]\tglobalTags.tags.tag\tequals\turn:li:tag:gold\turn:li:tag:pii']);
+    assert.deepEqual(await verdict.locator('thead th').allInnerTexts(), ['Condition', 'Property', 'Operator', 'Expected', 'Found']);
+    await assertAccessible(page, 'tests: a failing try');
+
+    // The edited definition, unsaved, passes; an entity out of scope is not selected.
+    await setDefinition(page, { on: { types: ['dataset'] }, rules: [{ property: 'globalTags.tags.tag', operator: 'equals', value: 'urn:li:tag:pii' }] });
+    await page.getByRole('button', { name: 'Try the definition' }).click();
+    await verdict.getByText('Passes', { exact: true }).waitFor();
+    assert.equal(await verdict.locator('table').count(), 0);
+    await setDefinition(page, { on: { types: ['dataset'], conditions: { property: 'dataPlatformInstance.platform', operator: 'equals', value: 'urn:li:dataPlatform:snowflake' } }, rules: [{ property: 'urn', operator: 'exists' }] });
+    await page.getByRole('button', { name: 'Try the definition' }).click();
+    await verdict.getByText(/^Not selected/).waitFor();
+    // An unknown entity: the server's 404.
+    await page.getByLabel('Entity URN').fill(dataset('mysql', 'try.nothing'));
+    await page.getByRole('button', { name: 'Try the definition' }).click();
+    await page.getByRole('alert').getByText(`404: Entity ${dataset('mysql', 'try.nothing')} not found`, { exact: true }).waitFor();
+  });
+
+  it('runs a test over the catalog, page by page, with the exact passing and failing counts; an editor may push the results', async () => {
+    // 130 Hive datasets described, 45 not; 60 on Snowflake, outside the test's scope: 235 datasets, 3 pages.
+    const entities = [
+      ...Array.from({ length: 130 }, (_, i) => ({ urn: dataset('hive', `run.described_${i}`), aspects: { datasetProperties: { value: { description: `table ${i}` } } } })),
+      ...Array.from({ length: 45 }, (_, i) => ({ urn: dataset('hive', `run.bare_${i}`), aspects: { datasetProperties: { value: { name: `bare_${i}` } } } })),
+      ...Array.from({ length: 60 }, (_, i) => ({ urn: dataset('snowflake', `run.other_${i}`), aspects: { datasetProperties: { value: { name: `other_${i}` } } } })),
+    ];
+    assert.equal((await f.served.client.call('POST', '/openapi/v2/entity/dataset?async=false', entities)).status, 200);
+    const test = 'urn:li:test:hive-described';
+    const definition = {
+      on: { types: ['dataset'], conditions: { property: 'dataPlatformInstance.platform', operator: 'equals', value: 'urn:li:dataPlatform:hive' } },
+      rules: [{ property: 'datasetProperties.description', operator: 'exists' }],
+    };
+    assert.equal(
+      (
+        await f.served.client.call('POST', `/openapi/v2/entity/test/${path(test)}/testInfo`, {
+          name: 'Hive datasets are described',
+          category: 'Documentation',
+          definition: { type: 'JSON', json: JSON.stringify(definition) },
+          schedule: { interval: 'NONE' },
+        })
+      ).status,
+      200,
+    );
+    // Every dataset of the catalog (some other test may have made more): the not-selected count.
+    const all = (await f.served.client.call('GET', '/openapi/v2/entity/dataset?count=1')).body.totalCount as number;
+
+    const page = await f.signedIn();
+    const batches: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('action=batchEvaluate')) batches.push(request.postData() ?? '');
+    });
+    await page.goto(f.url(`#/tests?urn=${path(test)}`));
+    await page.getByRole('heading', { name: 'Hive datasets are described', level: 1 }).waitFor();
+    await page.getByText('Evaluates the saved test on every dataset entity, 100 at a time.').waitFor();
+    await page.getByRole('button', { name: 'Run over the catalog' }).click();
+    await page.getByRole('status').getByText(`Done: ${all} entities evaluated — 130 passing, 45 failing, ${all - 175} not selected.`, { exact: true }).waitFor();
+    assert.equal(batches.length, Math.ceil(all / 100));
+    for (const body of batches) {
+      const sent = JSON.parse(body);
+      assert.deepEqual(sent.testUrns, [test]);
+      assert.equal(sent.push, false);
+      assert.ok(sent.urns.length > 0 && sent.urns.length <= 100);
+    }
+    assert.equal(await page.locator('#tests-run-progress').evaluate((el) => (el as HTMLProgressElement).value), all);
+    assert.equal(await page.locator('.tests-failing li').count(), 20);
+    await page.getByRole('heading', { name: 'Failing entities (the first 20)' }).waitFor();
+    await assertAccessible(page, 'tests: a finished run');
+    // Nothing was pushed.
+    const bare = `/openapi/v2/entity/dataset/${path(dataset('hive', 'run.bare_0'))}/testResults`;
+    const before = await f.served.client.call('GET', bare);
+    assert.ok(before.status === 404 || !JSON.stringify(before.body).includes(test), 'no result of the test was pushed');
+
+    // Pushed by an editor.
+    const editor = (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'tests-editor', role: 'editor' })).body.token as string;
+    const editorPage = await f.signedIn(editor);
+    await editorPage.goto(f.url(`#/tests?urn=${path(test)}`));
+    await editorPage.getByLabel('Push the results to the entities and run the test’s actions').check();
+    await editorPage.getByRole('button', { name: 'Run over the catalog' }).click();
+    await editorPage.getByRole('status').getByText(`Done: ${all} entities evaluated — 130 passing, 45 failing, ${all - 175} not selected; results pushed.`, { exact: true }).waitFor();
+    const pushed = await new Client(f.served.server.base, editor).call('GET', bare);
+    assert.equal(pushed.status, 200);
+    // Other tests' entries (pushed as datasets changed) may be there too; this test's is a failure.
+    assert.ok(pushed.body.value.failing.some((r: { test: string }) => r.test === test));
+    assert.ok(!pushed.body.value.passing.some((r: { test: string }) => r.test === test));
+    const described = await f.served.client.call('GET', `/openapi/v2/entity/dataset/${path(dataset('hive', 'run.described_0'))}/testResults`);
+    assert.ok(described.body.value.passing.some((r: { test: string }) => r.test === test));
+  });
+
+  it('a viewer reads tests and may try them, but has no way to edit', async () => {
+    const viewer = (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'tests-viewer', role: 'viewer' })).body.token as string;
+    await f.served.client.call('POST', `/openapi/v2/entity/test/${path('urn:li:test:viewer-sees')}/testInfo`, {
+      name: 'Viewer sees',
+      category: 'Governance',
+      definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] }) },
+    });
+    const page = await f.signedIn(viewer);
+    await page.goto(f.url('#/tests'));
+    await page.getByRole('link', { name: 'Viewer sees' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'New test' }).count(), 0);
+    await page.getByRole('link', { name: 'Viewer sees' }).click();
+    await page.getByRole('heading', { name: 'Viewer sees', level: 1 }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Save test' }).count(), 0);
+    assert.equal(await page.getByLabel('Name').getAttribute('readonly'), '');
+    assert.equal(await page.getByLabel('Definition (JSON)').getAttribute('readonly'), '');
+    assert.equal(await page.getByLabel(/Push the results/).count(), 0);
+    await page.getByRole('button', { name: 'Run over the catalog' }).waitFor();
+    await assertAccessible(page, 'tests: a viewer on a test');
+  });
+
+  it('fits a 375-px-wide window', async () => {
+    await f.served.client.call('POST', `/openapi/v2/entity/test/${path('urn:li:test:narrow')}/testInfo`, {
+      name: 'A test with a rather long name to wrap on a narrow screen',
+      category: 'Governance',
+      definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'datasetProperties.customProperties.a_really_long_property_name_here', operator: 'exists' }] }) },
+    });
+    await f.served.client.call('POST', '/openapi/v2/entity/dataset?async=false', [{ urn: dataset('hive', 'narrow.table_with_a_long_name'), aspects: { datasetProperties: { value: { name: 'n' } } } }]);
+    const page = await f.signedIn(undefined, { width: 375, height: 800 });
+    await page.goto(f.url(`#/tests?urn=${path('urn:li:test:narrow')}`));
+    await page.getByLabel('Entity URN').fill(dataset('hive', 'narrow.table_with_a_long_name'));
+    await page.getByRole('button', { name: 'Try the definition' }).click();
+    await page.locator('.tests-verdict').getByText('Fails', { exact: true }).waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow on the test page');
+    await page.goto(f.url('#/tests'));
+    await page.getByRole('link', { name: 'A test with a rather long name to wrap on a narrow screen' }).waitFor();
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow on the list');
+  });
+});
