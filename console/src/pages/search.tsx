@@ -34,9 +34,8 @@ export default function Search({ route }: { route: Route; session: Session }) {
   const key = params.toString();
   const [defs, setDefs] = useState<PropertyDef[]>();
   const [defsError, setDefsError] = useState<unknown>();
-  const [page, setPage] = useState<Page>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(true);
+  // The answer shown, and the URL state it answers: while they differ, a search is under way.
+  const [shown, setShown] = useState<{ key: string; page?: Page; error?: unknown }>({ key: '\u0000' });
   // Where each page starts, learnt while paging forward: scrollId → {previous scrollId, offset}.
   const pages = useRef(new Map<string, { previous: string; offset: number }>());
 
@@ -54,23 +53,15 @@ export default function Search({ route }: { route: Route; session: Session }) {
     if (!defs) return;
     const controller = new AbortController();
     const { path, body } = scrollCall(params, defs);
-    setBusy(true);
     api<Page>('POST', path, { body, signal: controller.signal }).then(
-      (answer) => {
-        setPage(answer.body);
-        setError(undefined);
-        setBusy(false);
-      },
-      (e) => {
-        if (controller.signal.aborted) return;
-        setError(e);
-        setPage(undefined);
-        setBusy(false);
-      },
+      (answer) => setShown({ key, page: answer.body }),
+      (error) => controller.signal.aborted || setShown({ key, error }),
     );
     return () => controller.abort();
   }, [key, defs]);
 
+  const { page, error } = shown;
+  const busy = shown.key !== key;
   const scrollId = params.get('scrollId') ?? '';
   const here = scrollId ? pages.current.get(scrollId) : { previous: '', offset: 0 };
   const next = () => {
@@ -108,7 +99,7 @@ export default function Search({ route }: { route: Route; session: Session }) {
               ))}
             </ol>
           )}
-          {page && (scrollId || page.scrollId) && (
+          {!busy && page && (scrollId || page.scrollId) && (
             <nav class="row pager" aria-label="Pages">
               {scrollId && (
                 <button type="button" class="secondary" onClick={previous}>
