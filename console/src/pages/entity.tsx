@@ -1,7 +1,251 @@
-import type { Route } from '../router';
+import { useEffect, useState } from 'preact/hooks';
+import { api, enc, V3 } from '../api';
+import { ErrorMessage, Json, Loading, shortUrn } from '../components/common';
+import { PropertyEditing, TagEditing } from '../components/entity-editing';
+import { href, type Route } from '../router';
 import type { Session } from '../session';
+import { EntityHistory, SchemaFields, TestResults } from './entity-sections';
+import { aspect, aspectNames, descriptionOf, entityTypeOf, nameOf, ownersOf, platformOf, tagsOf, termsOf, versionOf, type EntityV3 } from './entity-info';
+import { loadDefinitions, valueLabel, valueText, type PropertyDef } from './search-properties';
+import './entity.css';
 
-// Being built (see the console issue); replaced before it is merged.
-export default function Page(_: { route: Route; session: Session }) {
-  return <h1>entity</h1>;
+/**
+ * One entity, read-only: what it is, its tags, schema, structured properties, metadata-test
+ * results, every aspect as JSON, and the history of an aspect as a diff between two versions.
+ */
+interface Loaded {
+  urn: string;
+  entity?: EntityV3;
+  notFound?: string;
+  error?: unknown;
+}
+
+export default function Entity({ route, session }: { route: Route; session: Session }) {
+  const urn = route.params.get('urn') ?? '';
+  const type = entityTypeOf(urn);
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [reloads, setReloads] = useState(0);
+  const reload = () => setReloads((n) => n + 1);
+
+  useEffect(() => {
+    if (!urn) return;
+    const controller = new AbortController();
+    api<EntityV3 | { message?: string }>('GET', `${V3}/${enc(type || 'entity')}/${enc(urn)}?systemMetadata=true`, { accept: [404], signal: controller.signal }).then(
+      (answer) =>
+        setLoaded(
+          answer.status === 404
+            ? { urn, notFound: (answer.body as { message?: string } | undefined)?.message ?? `Entity ${urn} not found` }
+            : { urn, entity: answer.body as EntityV3 },
+        ),
+      (error) => controller.signal.aborted || setLoaded({ urn, error }),
+    );
+    return () => controller.abort();
+  }, [urn, reloads]);
+
+  if (!urn) {
+    return (
+      <>
+        <h1>Entity</h1>
+        <p>
+          No entity given. <a href={href('/search')}>Search the catalog</a> and open one.
+        </p>
+      </>
+    );
+  }
+  // While another entity loads, nothing of the previous one is shown.
+  const current = loaded?.urn === urn ? loaded : undefined;
+  if (!current) return <Loading />;
+  if (current.notFound !== undefined) {
+    return (
+      <>
+        <h1>Not found</h1>
+        <p role="alert">
+          There is no entity <code>{urn}</code> in the catalog.
+        </p>
+        <p class="muted">{current.notFound}</p>
+        <p>
+          <a href={href('/search')}>Search the catalog</a>
+        </p>
+      </>
+    );
+  }
+  if (!current.entity) {
+    return (
+      <>
+        <h1>Entity</h1>
+        <ErrorMessage error={current.error} />
+      </>
+    );
+  }
+  return <EntityView entity={current.entity} type={type} session={session} route={route} onChanged={reload} />;
+}
+
+function EntityView({ entity, type, session, route, onChanged }: { entity: EntityV3; type: string; session: Session; route: Route; onChanged: () => void }) {
+  const urn = entity.urn;
+  const description = descriptionOf(entity);
+  const platform = platformOf(entity);
+  const owners = ownersOf(entity);
+  const terms = termsOf(entity);
+  const tags = tagsOf(entity);
+  const domains = aspect(entity, 'domains')?.domains;
+  const removed = aspect(entity, 'status')?.removed === true;
+  return (
+    <article class="entity">
+      <header class="entity-head">
+        <h1>{nameOf(entity)}</h1>
+        <p class="muted entity-meta">
+          <span>{type}</span>
+          {platform && <span>{shortUrn(platform)}</span>}
+          <code class="entity-urn">{urn}</code>
+        </p>
+        {removed && <p class="error">This entity is soft-deleted (status.removed is true).</p>}
+      </header>
+
+      <section class="card" aria-labelledby="about-title">
+        <h2 id="about-title">About</h2>
+        <dl class="facts">
+          <dt>Description</dt>
+          <dd class="entity-description">{description ?? <span class="muted">No description.</span>}</dd>
+          <dt>Platform</dt>
+          <dd>{platform ? <span title={platform}>{shortUrn(platform)}</span> : <span class="muted">—</span>}</dd>
+          <dt>Owners</dt>
+          <dd>
+            {owners.length ? (
+              <ul class="plain">
+                {owners.map((o) => (
+                  <li key={`${o.owner} ${o.type}`}>
+                    <a href={href('/entity', { urn: o.owner })} title={o.owner}>
+                      {shortUrn(o.owner)}
+                    </a>
+                    {o.type && <span class="muted"> ({o.type})</span>}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <span class="muted">No owners.</span>
+            )}
+          </dd>
+          <dt>Glossary terms</dt>
+          <dd>{terms.length ? <UrnChips urns={terms} label="Glossary terms" /> : <span class="muted">No glossary terms.</span>}</dd>
+          {Array.isArray(domains) && domains.length > 0 && (
+            <>
+              <dt>Domains</dt>
+              <dd>
+                <UrnChips urns={domains.filter((d): d is string => typeof d === 'string')} label="Domains" />
+              </dd>
+            </>
+          )}
+        </dl>
+      </section>
+
+      <section class="card" aria-labelledby="tags-title">
+        <h2 id="tags-title">Tags</h2>
+        {tags.length ? <UrnChips urns={tags} label="Tags" /> : <p class="muted">No tags.</p>}
+        <TagEditing urn={urn} entityType={type} session={session} onChanged={onChanged} />
+      </section>
+
+      {aspect(entity, 'schemaMetadata') && <SchemaFields entity={entity} />}
+
+      <section class="card" aria-labelledby="properties-title">
+        <h2 id="properties-title">Structured properties</h2>
+        <StructuredProperties entity={entity} />
+        <PropertyEditing urn={urn} entityType={type} session={session} onChanged={onChanged} />
+      </section>
+
+      {aspect(entity, 'testResults') && <TestResults entity={entity} />}
+
+      <EntityHistory entity={entity} type={type} route={route} />
+
+      <section class="card" aria-labelledby="aspects-title">
+        <h2 id="aspects-title">Aspects</h2>
+        {aspectNames(entity).map((name) => (
+          <details key={name} class="aspect">
+            <summary>
+              {name} <span class="muted">version {versionOf(entity, name)}</span>
+            </summary>
+            <Json value={aspect(entity, name) ?? (entity[name] as { value?: unknown }).value} />
+          </details>
+        ))}
+      </section>
+    </article>
+  );
+}
+
+function UrnChips({ urns, label }: { urns: string[]; label: string }) {
+  return (
+    <ul class="chips" aria-label={label}>
+      {urns.map((u) => (
+        <li key={u} class="chip" title={u}>
+          {shortUrn(u)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+interface Assignment {
+  propertyUrn?: string;
+  values?: unknown[];
+}
+
+function StructuredProperties({ entity }: { entity: EntityV3 }) {
+  const [defs, setDefs] = useState<PropertyDef[]>();
+  const [error, setError] = useState<unknown>();
+  const list = aspect(entity, 'structuredProperties')?.properties;
+  const assignments = (Array.isArray(list) ? list : []) as Assignment[];
+  const byUrn = new Map((defs ?? []).map((d) => [d.urn, d]));
+  // Definitions are read again when a value names a property not known yet (one just created).
+  const missing = assignments.flatMap((a) => (a.propertyUrn && !byUrn.has(a.propertyUrn) ? [a.propertyUrn] : [])).join(' ');
+  useEffect(() => {
+    if (!missing) return;
+    const controller = new AbortController();
+    loadDefinitions(controller.signal).then(setDefs, (e) => controller.signal.aborted || setError(e));
+    return () => controller.abort();
+  }, [missing]);
+  if (assignments.length === 0) return <p class="muted">No structured properties.</p>;
+  return (
+    <>
+      <ErrorMessage error={error} />
+      <table class="properties">
+        <thead>
+          <tr>
+            <th scope="col">Property</th>
+            <th scope="col">Values</th>
+          </tr>
+        </thead>
+        <tbody>
+          {assignments.map((a) => {
+            const def = a.propertyUrn ? byUrn.get(a.propertyUrn) : undefined;
+            const values = (a.values ?? []).map(valueText);
+            return (
+              <tr key={a.propertyUrn}>
+                <th scope="row" title={a.propertyUrn}>
+                  {def?.displayName ?? shortUrn(a.propertyUrn ?? '')}
+                </th>
+                <td>
+                  <ul class="plain">
+                    {values.map((v) => {
+                      const described = def?.allowed?.find((x) => x.value === v)?.description;
+                      return (
+                        <li key={v}>
+                          {def?.kind === 'urn' ? (
+                            <a href={href('/entity', { urn: v })} title={v}>
+                              {valueLabel(def, v)}
+                            </a>
+                          ) : (
+                            v
+                          )}
+                          {described && <span class="muted"> — {described}</span>}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
 }

@@ -1,7 +1,369 @@
-import type { Route } from '../router';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api';
+import { ErrorMessage, Loading, shortUrn } from '../components/common';
+import { currentRoute, href, navigate, type Route } from '../router';
 import type { Session } from '../session';
+import { descriptionOf, entityTypeOf, nameOf, platformOf, tagsOf, type EntityV3 } from './entity-info';
+import { loadDefinitions, valueLabel, type PropertyDef } from './search-properties';
+import { EXACT, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCall, searchHash } from './search-query';
+import './search.css';
 
-// Being built (see the console issue); replaced before it is merged.
-export default function Page(_: { route: Route; session: Session }) {
-  return <h1>search</h1>;
+/**
+ * Search: free text searched as you type, facets that filter, structured-property filters typed by
+ * their definitions, and pages of results. Everything is in the URL, so a reload or a shared link
+ * shows the same results.
+ */
+interface Facet {
+  field: string;
+  aggregations: Record<string, number>;
+}
+interface Page {
+  entities: EntityV3[];
+  totalCount: number;
+  scrollId: string | null;
+  facets: Facet[];
+}
+
+/** Time between the last keystroke and the search. */
+const DEBOUNCE_MS = 150;
+
+const go = (changes: Record<string, string | string[] | undefined>, replace = false) => navigate(searchHash(currentRoute().params, changes), replace);
+
+export default function Search({ route }: { route: Route; session: Session }) {
+  const params = route.params;
+  const key = params.toString();
+  const [defs, setDefs] = useState<PropertyDef[]>();
+  const [defsError, setDefsError] = useState<unknown>();
+  // The answer shown, and the URL state it answers: while they differ, a search is under way.
+  const [shown, setShown] = useState<{ key: string; page?: Page; error?: unknown }>({ key: '\u0000' });
+  // Where each page starts, learnt while paging forward: scrollId → {previous scrollId, offset}.
+  const pages = useRef(new Map<string, { previous: string; offset: number }>());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    loadDefinitions(controller.signal).then(setDefs, (e) => {
+      if (controller.signal.aborted) return;
+      setDefsError(e);
+      setDefs([]);
+    });
+    return () => controller.abort();
+  }, []);
+
+  useEffect(() => {
+    if (!defs) return;
+    const controller = new AbortController();
+    const { path, body } = scrollCall(params, defs);
+    api<Page>('POST', path, { body, signal: controller.signal }).then(
+      (answer) => setShown({ key, page: answer.body }),
+      (error) => controller.signal.aborted || setShown({ key, error }),
+    );
+    return () => controller.abort();
+  }, [key, defs]);
+
+  const { page, error } = shown;
+  const busy = shown.key !== key;
+  const scrollId = params.get('scrollId') ?? '';
+  const here = scrollId ? pages.current.get(scrollId) : { previous: '', offset: 0 };
+  const next = () => {
+    if (!page?.scrollId) return;
+    pages.current.set(page.scrollId, { previous: scrollId, offset: (here?.offset ?? NaN) + page.entities.length });
+    go({ scrollId: page.scrollId });
+  };
+  const previous = () => go({ scrollId: here?.previous || undefined });
+
+  return (
+    <div class="search">
+      <h1>Search</h1>
+      <SearchBox query={params.get('query') ?? ''} sort={params.get('sort') ?? ''} />
+      <ErrorMessage error={defsError} />
+      <div class="search-layout">
+        <aside class="search-filters" aria-labelledby="filters-title">
+          <h2 id="filters-title">Filters</h2>
+          {page ? <FacetPanel params={params} facets={page.facets} defs={defs ?? []} /> : <p class="muted">—</p>}
+        </aside>
+        <section class="search-results" aria-labelledby="results-title" aria-busy={busy}>
+          <h2 id="results-title">Results</h2>
+          <ActiveFilters params={params} defs={defs ?? []} />
+          <ErrorMessage error={error} />
+          {busy ? (
+            <Loading label="Searching…" />
+          ) : page ? (
+            <p class="muted" role="status">
+              {countText(page.totalCount, here?.offset, page.entities.length)}
+            </p>
+          ) : null}
+          {page && page.entities.length > 0 && (
+            <ol class="results">
+              {page.entities.map((e) => (
+                <Result key={e.urn} entity={e} />
+              ))}
+            </ol>
+          )}
+          {!busy && page && (scrollId || page.scrollId) && (
+            <nav class="row pager" aria-label="Pages">
+              {scrollId && (
+                <button type="button" class="secondary" onClick={previous}>
+                  {here ? 'Previous page' : 'First page'}
+                </button>
+              )}
+              {page.scrollId && (
+                <button type="button" class="secondary" onClick={next}>
+                  Next page
+                </button>
+              )}
+            </nav>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function countText(total: number, offset: number | undefined, shown: number): string {
+  const noun = total === 1 ? 'result' : 'results';
+  if (shown === 0 || total <= PAGE_SIZE) return `${total} ${noun}`;
+  if (offset === undefined || Number.isNaN(offset)) return `${shown} of ${total} ${noun}`;
+  return `${offset + 1}–${offset + shown} of ${total} ${noun}`;
+}
+
+function SearchBox({ query, sort }: { query: string; sort: string }) {
+  const [text, setText] = useState(query);
+  // The query this box last put in the URL: a URL change from elsewhere (back, a link) updates the box.
+  const sent = useRef(query);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => {
+    if (query !== sent.current) {
+      sent.current = query;
+      clearTimeout(timer.current);
+      setText(query);
+    }
+  }, [query]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const onInput = (event: Event) => {
+    const value = (event.target as HTMLInputElement).value;
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      sent.current = value;
+      go({ query: value }, true);
+    }, DEBOUNCE_MS);
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    clearTimeout(timer.current);
+    sent.current = text;
+    go({ query: text }, true);
+  };
+  return (
+    <form class="search-box" role="search" onSubmit={submit}>
+      <div class="search-query">
+        <label for="search-query">Search the catalog</label>
+        <input id="search-query" type="search" value={text} onInput={onInput} placeholder="orders, tags:pii, structuredProperties.retention:>=90" autocomplete="off" spellcheck={false} />
+      </div>
+      <div>
+        <label for="search-sort">Sort by</label>
+        <select id="search-sort" value={sort} onChange={(e) => go({ sort: (e.target as HTMLSelectElement).value }, true)}>
+          <option value="">Best match</option>
+          <option value="name">Name (A–Z)</option>
+          <option value="-name">Name (Z–A)</option>
+        </select>
+      </div>
+    </form>
+  );
+}
+
+function Result({ entity }: { entity: EntityV3 }) {
+  const description = descriptionOf(entity);
+  const platform = platformOf(entity);
+  const tags = tagsOf(entity);
+  return (
+    <li class="card result">
+      <h3>
+        <a href={href('/entity', { urn: entity.urn })}>{nameOf(entity)}</a>
+      </h3>
+      <p class="muted result-meta">
+        <span>{entityTypeOf(entity.urn)}</span>
+        {platform && <span>{shortUrn(platform)}</span>}
+        <code class="result-urn">{entity.urn}</code>
+      </p>
+      {description && <p class="result-description">{description.length > 300 ? `${description.slice(0, 300)}…` : description}</p>}
+      {tags.length > 0 && (
+        <ul class="chips" aria-label="Tags">
+          {tags.map((tag) => (
+            <li key={tag} class="chip">
+              {shortUrn(tag)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+const facetLabel = (param: string, value: string) => (param === 'type' ? value : shortUrn(value));
+
+function toggle(list: string[], value: string): string[] {
+  return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
+}
+
+function FacetPanel({ params, facets, defs }: { params: URLSearchParams; facets: Facet[]; defs: PropertyDef[] }) {
+  const counts = new Map(facets.map((f) => [f.field, f.aggregations]));
+  const groups = FACETS.map((facet) => ({ facet, values: counts.get(facet.field) ?? {}, selected: params.getAll(facet.param) })).filter(
+    (g) => Object.keys(g.values).length > 0 || g.selected.length > 0,
+  );
+  const properties = defs.filter(
+    (d) => !d.hidden && (Object.keys(counts.get(propertyField(d.qualifiedName)) ?? {}).length > 0 || params.has(EXACT + d.qualifiedName) || params.has(MIN + d.qualifiedName) || params.has(MAX + d.qualifiedName)),
+  );
+  if (groups.length === 0 && properties.length === 0) return <p class="muted">Nothing to filter by.</p>;
+  return (
+    <>
+      {groups.map(({ facet, values, selected }) => (
+        <div class="facet" key={facet.param}>
+          <h3 id={`facet-${facet.param}`}>{facet.title}</h3>
+          <ul aria-labelledby={`facet-${facet.param}`}>
+            {[...new Set([...selected, ...Object.keys(values)])].map((value) => (
+              <li key={value}>
+                <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [facet.param]: toggle(selected, value) })}>
+                  {facetLabel(facet.param, value)} ({values[value] ?? 0})
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      {properties.length > 0 && <h3 class="facet-properties">Structured properties</h3>}
+      {properties.map((def, i) => (
+        <PropertyFilter key={def.urn} id={`pf-${i}`} def={def} params={params} values={counts.get(propertyField(def.qualifiedName)) ?? {}} />
+      ))}
+    </>
+  );
+}
+
+/** One property's filter: its values with counts, and the control its value type calls for. */
+function PropertyFilter({ id, def, params, values }: { id: string; def: PropertyDef; params: URLSearchParams; values: Record<string, number> }) {
+  const exactKey = EXACT + def.qualifiedName;
+  const selected = params.getAll(exactKey);
+  if (def.allowed) {
+    return (
+      <fieldset class="facet property-filter">
+        <legend>{def.displayName}</legend>
+        {def.allowed.map((a, j) => (
+          <div class="check" key={a.value}>
+            <input id={`${id}-${j}`} type="checkbox" checked={selected.includes(a.value)} onChange={() => go({ [exactKey]: toggle(selected, a.value) })} />
+            <label for={`${id}-${j}`}>
+              {valueLabel(def, a.value)} ({values[a.value] ?? 0})
+            </label>
+          </div>
+        ))}
+      </fieldset>
+    );
+  }
+  const shown = [...new Set([...selected, ...Object.keys(values)])];
+  return (
+    <fieldset class="facet property-filter">
+      <legend>{def.displayName}</legend>
+      {shown.length > 0 && (
+        <ul>
+          {shown.map((value) => (
+            <li key={value}>
+              <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [exactKey]: toggle(selected, value) })}>
+                {valueLabel(def, value)} ({values[value] ?? 0})
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {def.kind === 'number' || def.kind === 'date' ? <RangeFilter id={id} def={def} params={params} /> : <ValueFilter id={id} def={def} />}
+    </fieldset>
+  );
+}
+
+function RangeFilter({ id, def, params }: { id: string; def: PropertyDef; params: URLSearchParams }) {
+  const min = params.get(MIN + def.qualifiedName) ?? '';
+  const max = params.get(MAX + def.qualifiedName) ?? '';
+  const [low, setLow] = useState(min);
+  const [high, setHigh] = useState(max);
+  useEffect(() => setLow(min), [min]);
+  useEffect(() => setHigh(max), [max]);
+  const type = def.kind === 'date' ? 'date' : 'number';
+  const [lowLabel, highLabel] = def.kind === 'date' ? ['From', 'To'] : ['Min', 'Max'];
+  const apply = (event: Event) => {
+    event.preventDefault();
+    go({ [MIN + def.qualifiedName]: low.trim(), [MAX + def.qualifiedName]: high.trim() });
+  };
+  return (
+    <form class="range" onSubmit={apply} aria-label={`${def.displayName} range`}>
+      <div>
+        <label for={`${id}-min`}>{lowLabel}</label>
+        <input id={`${id}-min`} type={type} step="any" value={low} onInput={(e) => setLow((e.target as HTMLInputElement).value)} />
+      </div>
+      <div>
+        <label for={`${id}-max`}>{highLabel}</label>
+        <input id={`${id}-max`} type={type} step="any" value={high} onInput={(e) => setHigh((e.target as HTMLInputElement).value)} />
+      </div>
+      <button type="submit" class="secondary" aria-label={`Apply ${def.displayName} range`}>
+        Apply
+      </button>
+    </form>
+  );
+}
+
+function ValueFilter({ id, def }: { id: string; def: PropertyDef }) {
+  const [value, setValue] = useState('');
+  const key = EXACT + def.qualifiedName;
+  const add = (event: Event) => {
+    event.preventDefault();
+    if (value.trim() === '') return;
+    const selected = currentRoute().params.getAll(key);
+    if (!selected.includes(value.trim())) go({ [key]: [...selected, value.trim()] });
+    setValue('');
+  };
+  return (
+    <form class="range" onSubmit={add} aria-label={`${def.displayName} value`}>
+      <div>
+        <label for={`${id}-value`}>Value is</label>
+        <input id={`${id}-value`} type="text" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+      </div>
+      <button type="submit" class="secondary" aria-label={`Filter ${def.displayName} by value`}>
+        Add
+      </button>
+    </form>
+  );
+}
+
+/** The filters in force, each removable. */
+function ActiveFilters({ params, defs }: { params: URLSearchParams; defs: PropertyDef[] }) {
+  const byName = new Map(defs.map((d) => [d.qualifiedName, d]));
+  const chips: Array<{ label: string; remove: () => void }> = [];
+  for (const facet of FACETS) {
+    const selected = params.getAll(facet.param);
+    for (const value of selected) chips.push({ label: `${facet.title}: ${facetLabel(facet.param, value)}`, remove: () => go({ [facet.param]: selected.filter((v) => v !== value) }) });
+  }
+  for (const [key, value] of params) {
+    const [prefix, name] = key.startsWith(EXACT) ? [EXACT, key.slice(EXACT.length)] : key.startsWith(MIN) ? [MIN, key.slice(MIN.length)] : key.startsWith(MAX) ? [MAX, key.slice(MAX.length)] : [];
+    if (!prefix || !name) continue;
+    const def = byName.get(name);
+    const title = def?.displayName ?? name;
+    const shown = valueLabel(def, value);
+    const label = prefix === EXACT ? `${title}: ${shown}` : prefix === MIN ? `${title} ≥ ${shown}` : `${title} ≤ ${shown}`;
+    chips.push({ label, remove: () => go({ [key]: params.getAll(key).filter((v) => v !== value) }) });
+  }
+  if (chips.length === 0) return null;
+  return (
+    <div class="row active-filters">
+      <ul class="chips" aria-label="Filters in force">
+        {chips.map((chip) => (
+          <li key={chip.label} class="chip">
+            {chip.label}{' '}
+            <button type="button" class="link" aria-label={`Remove filter ${chip.label}`} onClick={chip.remove}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" class="link" onClick={() => navigate(searchHash(new URLSearchParams(), { query: params.get('query') ?? undefined, sort: params.get('sort') ?? undefined }))}>
+        Clear all filters
+      </button>
+    </div>
+  );
 }

@@ -1,0 +1,81 @@
+import { V3 } from '../api';
+import { DISPLAY_ASPECTS } from './entity-info';
+import type { PropertyDef } from './search-properties';
+
+/**
+ * The search's state as the URL holds it (`#/search?query=…&type=dataset&tags=urn:li:tag:pii
+ * &p.tier=gold&pmin.retention=90&sort=name`) and the scroll request it makes.
+ */
+export const PAGE_SIZE = 20;
+
+/** Keyword facets: the index field, its URL parameter, its title. */
+export const FACETS = [
+  { field: 'entity', param: 'type', title: 'Type' },
+  { field: 'platform', param: 'platform', title: 'Platform' },
+  { field: 'tags', param: 'tags', title: 'Tags' },
+  { field: 'glossaryTerms', param: 'glossaryTerms', title: 'Glossary terms' },
+  { field: 'domains', param: 'domains', title: 'Domains' },
+] as const;
+
+/** URL parameters of a property filter: exact values, and the bounds of a range. */
+export const EXACT = 'p.';
+export const MIN = 'pmin.';
+export const MAX = 'pmax.';
+
+export const propertyField = (qualifiedName: string) => `structuredProperties.${qualifiedName}`;
+
+export interface Criterion {
+  field: string;
+  condition: string;
+  values: string[];
+}
+
+export interface ScrollCall {
+  path: string;
+  body: { entities?: string[]; aspects: string[]; filter?: { and: Array<{ criteria: Criterion[] }> }; facets: string[]; sortCriteria?: Array<{ field: string; order: 'ASCENDING' | 'DESCENDING' }> };
+}
+
+export function scrollCall(params: URLSearchParams, defs: PropertyDef[]): ScrollCall {
+  const query = new URLSearchParams({ count: String(PAGE_SIZE) });
+  const text = params.get('query')?.trim();
+  if (text) query.set('query', text);
+  const scrollId = params.get('scrollId');
+  if (scrollId) query.set('scrollId', scrollId);
+
+  const criteria: Criterion[] = [];
+  for (const facet of FACETS) {
+    if (facet.param === 'type') continue;
+    const values = params.getAll(facet.param);
+    if (values.length) criteria.push({ field: facet.field, condition: 'EQUAL', values });
+  }
+  const exact = new Map<string, string[]>();
+  for (const [key, value] of params) {
+    if (key.startsWith(EXACT)) exact.set(key.slice(EXACT.length), [...(exact.get(key.slice(EXACT.length)) ?? []), value]);
+    else if (key.startsWith(MIN) && value !== '') criteria.push({ field: propertyField(key.slice(MIN.length)), condition: 'GREATER_THAN_OR_EQUAL_TO', values: [value] });
+    else if (key.startsWith(MAX) && value !== '') criteria.push({ field: propertyField(key.slice(MAX.length)), condition: 'LESS_THAN_OR_EQUAL_TO', values: [value] });
+  }
+  for (const [name, values] of exact) criteria.push({ field: propertyField(name), condition: 'EQUAL', values });
+
+  const body: ScrollCall['body'] = {
+    aspects: DISPLAY_ASPECTS,
+    facets: [...FACETS.map((f) => f.field), ...defs.filter((d) => !d.hidden).map((d) => propertyField(d.qualifiedName))],
+  };
+  const types = params.getAll('type');
+  if (types.length) body.entities = types;
+  if (criteria.length) body.filter = { and: [{ criteria }] };
+  const sort = params.get('sort');
+  if (sort === 'name' || sort === '-name') body.sortCriteria = [{ field: 'name', order: sort === 'name' ? 'ASCENDING' : 'DESCENDING' }];
+  return { path: `${V3}/scroll?${query}`, body };
+}
+
+/** The search URL with some parameters replaced (undefined or [] removes them); a new search starts at its first page. */
+export function searchHash(current: URLSearchParams, changes: Record<string, string | string[] | undefined>): string {
+  const next = new URLSearchParams(current);
+  if (!('scrollId' in changes)) next.delete('scrollId');
+  for (const [key, value] of Object.entries(changes)) {
+    next.delete(key);
+    for (const v of value === undefined ? [] : Array.isArray(value) ? value : [value]) if (v !== '') next.append(key, v);
+  }
+  const text = next.toString();
+  return `#/search${text ? `?${text}` : ''}`;
+}

@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
+import { CLICKS, ORDERS, seedCatalog, XSS_DESCRIPTION } from './search-seed.js';
+
+/** The names of the results shown, in order. */
+async function resultNames(page: Page): Promise<string[]> {
+  return page.locator('ol.results > li h3').allInnerTexts();
+}
+
+/** Waits for the search to settle on `count` (the status line, e.g. "2 results"). */
+async function settled(page: Page, status: string): Promise<void> {
+  await page.locator('section.search-results[aria-busy="false"]').getByRole('status').getByText(status, { exact: true }).waitFor();
+}
+
+describe('console: search', { skip: BROWSER_SKIP }, () => {
+  const f = consoleFixture();
+  before(async () => seedCatalog(f, { kafka: 25 }));
+
+  it('searches as you type, debounced: the URL holds the query and a reload shows the same results', async () => {
+    const page = await f.signedIn();
+    const queries: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/openapi/v3/entity/scroll')) queries.push(new URL(request.url()).searchParams.get('query') ?? '');
+    });
+    await page.getByLabel('Search the catalog').pressSequentially('order');
+    await page.waitForURL(/#\/search\?query=order$/);
+    await settled(page, '2 results');
+    assert.deepEqual((await resultNames(page)).sort(), ['order_items', 'orders']);
+    const typed = queries.filter((q) => q !== '');
+    assert.equal(typed[typed.length - 1], 'order');
+    assert.ok(typed.length < 5, `one search per pause in typing, not one per keystroke: ${JSON.stringify(typed)}`);
+
+    const first = page.getByRole('link', { name: 'orders', exact: true });
+    assert.equal(await first.getAttribute('href'), `#/entity?${new URLSearchParams({ urn: ORDERS })}`);
+    const item = page.locator('ol.results > li', { has: first });
+    await item.getByText('Placed orders, one row each').waitFor();
+    await item.getByText('snowflake', { exact: true }).waitFor();
+    await item.getByText('dataset', { exact: true }).waitFor();
+    assert.deepEqual(await item.locator('.chip').allInnerTexts(), ['pii']);
+
+    await page.reload();
+    await settled(page, '2 results');
+    assert.equal(await page.getByLabel('Search the catalog').inputValue(), 'order');
+    assert.deepEqual((await resultNames(page)).sort(), ['order_items', 'orders']);
+
+    // A query the server refuses shows its message.
+    await page.getByLabel('Search the catalog').fill('name:(orders');
+    await page.getByRole('alert').getByText(/^400: Invalid query at column 6: /).waitFor();
+  });
+
+  it('clicking a facet filters, and removing it unfilters', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/search'));
+    await page.getByRole('button', { name: 'dataset (29)' }).click();
+    await page.waitForURL(/type=dataset/);
+    await settled(page, '1–20 of 29 results');
+    await page.getByRole('button', { name: 'hive (2)' }).click();
+    await page.waitForURL(/platform=urn%3Ali%3AdataPlatform%3Ahive/);
+    await settled(page, '2 results');
+    assert.deepEqual((await resultNames(page)).sort(), ['clicks', 'sessions']);
+    assert.equal(await page.getByRole('button', { name: 'hive (2)' }).getAttribute('aria-pressed'), 'true');
+    await page.getByRole('button', { name: 'pii (1)' }).click();
+    await settled(page, '1 result');
+    assert.deepEqual(await resultNames(page), ['clicks']);
+    // Facets and filters are checked against the API's own answer.
+    const api = await f.served.client.call('POST', '/openapi/v3/entity/scroll?count=20', {
+      entities: ['dataset'],
+      filter: { and: [{ criteria: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }, { field: 'tags', values: ['urn:li:tag:pii'] }] }] },
+    });
+    assert.deepEqual((api.body as { entities: Array<{ urn: string }> }).entities.map((e) => e.urn), [CLICKS]);
+
+    await page.getByRole('button', { name: 'Remove filter Platform: hive' }).click();
+    await settled(page, '2 results');
+    assert.deepEqual((await resultNames(page)).sort(), ['clicks', 'orders']);
+    assert.doesNotMatch(page.url(), /platform=/);
+    await page.getByRole('button', { name: 'Clear all filters' }).click();
+    await page.waitForURL(/#\/search$/);
+  });
+
+  it('structured-property filters: a number range and allowed values narrow the results', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/search?type=dataset'));
+    await settled(page, '1–20 of 29 results');
+    const retention = page.getByRole('group', { name: 'Retention days' });
+    await retention.getByRole('button', { name: '365 (1)' }).waitFor();
+    await retention.getByLabel('Min').fill('60');
+    await retention.getByLabel('Max').fill('400');
+    await retention.getByRole('button', { name: 'Apply Retention days range' }).click();
+    await page.waitForURL(/pmin\.io\.acryl\.retention=60&pmax\.io\.acryl\.retention=400/);
+    await settled(page, '2 results');
+    assert.deepEqual((await resultNames(page)).sort(), ['clicks', 'orders']);
+    await page.getByRole('button', { name: 'Remove filter Retention days ≤ 400' }).click();
+    await settled(page, '2 results');
+    await retention.getByLabel('Min').fill('31');
+    await retention.getByLabel('Min').press('Enter');
+    await page.waitForURL(/pmin\.io\.acryl\.retention=31$/);
+    await settled(page, '2 results');
+    await retention.getByLabel('Min').fill('29');
+    await retention.getByLabel('Min').press('Enter');
+    await settled(page, '3 results');
+
+    // Allowed values are checkboxes, with counts.
+    const tier = page.getByRole('group', { name: 'Tier' });
+    await tier.getByLabel('silver (1)').check();
+    await page.waitForURL(/p\.tier=silver/);
+    await settled(page, '1 result');
+    assert.deepEqual(await resultNames(page), ['order_items']);
+    // The page reloads into the same state.
+    await page.reload();
+    await settled(page, '1 result');
+    assert.equal(await page.getByRole('group', { name: 'Tier' }).getByLabel('silver (1)').isChecked(), true);
+    await assertAccessible(page, 'search with property filters');
+  });
+
+  it('pages through the results with Next and Previous', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/search?platform=urn%3Ali%3AdataPlatform%3Akafka&sort=name'));
+    await settled(page, '1–20 of 25 results');
+    assert.equal((await resultNames(page))[0], 'topic_00');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForURL(/scrollId=/);
+    await settled(page, '21–25 of 25 results');
+    assert.deepEqual(await resultNames(page), ['topic_20', 'topic_21', 'topic_22', 'topic_23', 'topic_24']);
+    assert.equal(await page.getByRole('button', { name: 'Next page' }).count(), 0);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await settled(page, '1–20 of 25 results');
+    assert.doesNotMatch(page.url(), /scrollId=/);
+  });
+
+  it('renders a hostile description as text, and no dialog opens', async () => {
+    const page = await f.signedIn();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(f.url('#/search?query=clicks'));
+    await settled(page, '1 result');
+    await page.locator('ol.results').getByText(XSS_DESCRIPTION, { exact: true }).waitFor();
+    assert.equal(await page.locator('ol.results img, ol.results script').count(), 0);
+    assert.deepEqual(dialogs, []);
+  });
+
+  it('is accessible with results, and fits a 375-pixel-wide window', async () => {
+    const page = await f.signedIn(undefined, { width: 375, height: 800 });
+    await page.goto(f.url('#/search?query=order&type=dataset&tags=urn%3Ali%3Atag%3Apii'));
+    await settled(page, '1 result');
+    await assertAccessible(page, 'search with results');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow at 375 px');
+    const all = await f.served.client.call('POST', '/openapi/v3/entity/scroll?count=1', {});
+    const total = (all.body as { totalCount: number }).totalCount;
+    assert.ok(total > 29, `every entity: ${total}`);
+    await page.goto(f.url('#/search'));
+    await settled(page, `1–20 of ${total} results`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow at 375 px');
+    await assertAccessible(page, 'search, every entity');
+  });
+});
