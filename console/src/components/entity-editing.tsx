@@ -137,10 +137,10 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
   };
 
   const reload = async () => {
-    setConflict(undefined);
     setError(undefined);
     setDone('');
     await load(selected);
+    setConflict(undefined);
   };
 
   const id = `pe-${shortUrn(urn).replace(/[^A-Za-z0-9_-]/g, '_')}`;
