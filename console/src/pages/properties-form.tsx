@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, V2 } from '../api';
 import { ErrorMessage } from '../components/common';
 import { toValue, valueKind, valueText, type AllowedValue, type Definition, type Property, type TypeOption } from '../components/property-model';
@@ -30,6 +30,12 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const editing = props.property !== undefined;
+  const first = useRef<HTMLInputElement>(null);
+  // The form opens above the list: bring it into view and put the caret in its first field.
+  useEffect(() => {
+    first.current?.focus();
+    first.current?.scrollIntoView({ block: 'center' });
+  }, []);
 
   // Types the catalog lists, plus any the definition names that it does not (so nothing is dropped silently).
   const typeOptions = [...props.dataTypes];
@@ -80,6 +86,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
           <label for="pf-qualified-name">Qualified name</label>
           <input
             id="pf-qualified-name"
+            ref={editing ? undefined : first}
             type="text"
             required
             autocomplete="off"
@@ -94,7 +101,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
         </div>
         <div>
           <label for="pf-display-name">Display name</label>
-          <input id="pf-display-name" type="text" autocomplete="off" value={displayName} onInput={(e) => setDisplayName((e.target as HTMLInputElement).value)} />
+          <input id="pf-display-name" ref={editing ? first : undefined} type="text" autocomplete="off" value={displayName} onInput={(e) => setDisplayName((e.target as HTMLInputElement).value)} />
         </div>
         <div>
           <label for="pf-value-type">Value type</label>
