@@ -1,0 +1,235 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, BROWSER_SKIP, consoleFixture, type ConsoleFixture } from './harness.js';
+
+/**
+ * Editing on the entity page (`console/src/components/entity-editing.tsx`): structured-property
+ * values and tags. These tests open `#/entity?urn=…` and rely on the entity page rendering
+ * PropertyEditing in a section headed "Structured properties" and TagEditing in one headed "Tags".
+ */
+const DATASET = 'urn:li:entityType:datahub.dataset';
+const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,e2e.${name},PROD)`;
+const property = (name: string) => `urn:li:structuredProperty:${name}`;
+const V2 = '/openapi/v2/entity';
+
+async function define(f: ConsoleFixture, definition: Record<string, unknown>): Promise<void> {
+  const urn = property(definition.qualifiedName as string);
+  const res = await f.served.client.call('POST', `${V2}/structuredProperty/${encodeURIComponent(urn)}/propertyDefinition`, definition);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+}
+
+async function seed(f: ConsoleFixture, urn: string, aspects: Record<string, unknown> = {}): Promise<void> {
+  const type = /^urn:li:([^:]+):/.exec(urn)![1];
+  const body = [{ urn, aspects: Object.fromEntries(Object.entries({ datasetProperties: { name: /,e2e\.([^,]+),/.exec(urn)?.[1] ?? urn }, ...aspects }).map(([k, v]) => [k, { value: v }])) }];
+  const res = await f.served.client.call('POST', `${V2}/${type}?async=false`, body);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+}
+
+async function read(f: ConsoleFixture, urn: string, aspect: string): Promise<{ status: number; value?: any; version?: string }> {
+  const type = /^urn:li:([^:]+):/.exec(urn)![1];
+  const res = await f.served.client.call('GET', `${V2}/${type}/${encodeURIComponent(urn)}/${aspect}?systemMetadata=true`);
+  return { status: res.status, value: res.body?.value, version: res.body?.systemMetadata?.version };
+}
+
+/** The entity page's section with this heading (h2). */
+function section(page: Page, title: string) {
+  return page.locator('section', { has: page.getByRole('heading', { name: title, exact: true }) });
+}
+
+async function openEntity(f: ConsoleFixture, page: Page, urn: string) {
+  await page.goto(f.url(`#/entity?urn=${encodeURIComponent(urn)}`));
+  const properties = section(page, 'Structured properties');
+  await properties.getByRole('heading', { name: 'Edit structured properties' }).waitFor();
+  return properties;
+}
+
+describe('console: editing structured properties and tags on the entity page', { skip: BROWSER_SKIP }, () => {
+  const f = consoleFixture();
+
+  before(async () => {
+    await define(f, { qualifiedName: 'e2e.rows', displayName: 'Row count', valueType: 'urn:li:dataType:datahub.number', entityTypes: [DATASET] });
+    await define(f, {
+      qualifiedName: 'e2e.tier',
+      displayName: 'Tier',
+      valueType: 'urn:li:dataType:datahub.number',
+      entityTypes: [DATASET],
+      allowedValues: [{ value: { double: 30 }, description: 'a month' }, { value: { double: 365 }, description: 'a year' }],
+    });
+    await define(f, { qualifiedName: 'e2e.sizes', displayName: 'Sizes', valueType: 'urn:li:dataType:datahub.string', cardinality: 'MULTIPLE', entityTypes: [DATASET] });
+    // Neither of these may be offered on a dataset: one is for charts, one is soft deleted.
+    await define(f, { qualifiedName: 'e2e.chartOnly', displayName: 'Chart only', valueType: 'urn:li:dataType:datahub.string', entityTypes: ['urn:li:entityType:datahub.chart'] });
+    await define(f, { qualifiedName: 'e2e.retired', displayName: 'Retired', valueType: 'urn:li:dataType:datahub.string', entityTypes: [DATASET] });
+    assert.equal((await f.served.client.call('POST', `${V2}/structuredProperty/${encodeURIComponent(property('e2e.retired'))}/status`, { removed: true })).status, 200);
+  });
+
+  it('sets a number property through the form, offering only the properties of this entity type that are not soft deleted', async () => {
+    const urn = dataset('numbers');
+    await seed(f, urn);
+    const page = await f.signedIn();
+    const properties = await openEntity(f, page, urn);
+    const select = properties.getByLabel('Property', { exact: true });
+    assert.deepEqual(await select.locator('option').allTextContents(), ['Row count (e2e.rows)', 'Sizes (e2e.sizes)', 'Tier (e2e.tier)']);
+    await select.selectOption({ label: 'Row count (e2e.rows)' });
+    await properties.getByLabel('Value (a number)').fill('1250.5');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('status').getByText('Saved Row count (e2e.rows).').waitFor();
+    const stored = await read(f, urn, 'structuredProperties');
+    assert.deepEqual(stored.value, { properties: [{ propertyUrn: property('e2e.rows'), values: [{ double: 1250.5 }] }] });
+    assert.equal(stored.version, '1');
+
+    // Several values of a MULTIPLE property, next to the first one.
+    await select.selectOption({ label: 'Sizes (e2e.sizes)' });
+    await properties.getByLabel('Value 1').fill('small');
+    await properties.getByRole('button', { name: 'Add a value' }).click();
+    await properties.getByLabel('Value 2').fill('large');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('status').getByText('Saved Sizes (e2e.sizes).').waitFor();
+    assert.deepEqual((await read(f, urn, 'structuredProperties')).value, {
+      properties: [
+        { propertyUrn: property('e2e.rows'), values: [{ double: 1250.5 }] },
+        { propertyUrn: property('e2e.sizes'), values: [{ string: 'small' }, { string: 'large' }] },
+      ],
+    });
+
+    // Removing one property's values keeps the other's.
+    await select.selectOption({ label: 'Row count (e2e.rows)' });
+    assert.equal(await properties.getByLabel('Value (a number)').inputValue(), '1250.5');
+    await properties.getByRole('button', { name: 'Remove values' }).click();
+    await properties.getByRole('status').getByText('Removed the values of Row count (e2e.rows).').waitFor();
+    assert.deepEqual((await read(f, urn, 'structuredProperties')).value, {
+      properties: [{ propertyUrn: property('e2e.sizes'), values: [{ string: 'small' }, { string: 'large' }] }],
+    });
+  });
+
+  it("refuses a value of the wrong type and one outside allowedValues with the server's exact message, writing nothing", async () => {
+    const urn = dataset('refused');
+    await seed(f, urn);
+    const page = await f.signedIn();
+    const properties = await openEntity(f, page, urn);
+    const select = properties.getByLabel('Property', { exact: true });
+    await select.selectOption({ label: 'Row count (e2e.rows)' });
+    await properties.getByLabel('Value (a number)').fill('lots');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties
+      .getByRole('alert')
+      .getByText('400: Property: urn:li:structuredProperty:e2e.rows, value: {string=lots} should be a number (a "double" member)', { exact: true })
+      .waitFor();
+    assert.equal((await read(f, urn, 'structuredProperties')).status, 404);
+
+    // The allowed values are a select; they are narrowed on the server while the form is open.
+    await select.selectOption({ label: 'Tier (e2e.tier)' });
+    const tier = properties.getByLabel('Value', { exact: true });
+    assert.deepEqual(await tier.locator('option').allTextContents(), ['(choose a value)', '30 — a month', '365 — a year']);
+    await define(f, {
+      qualifiedName: 'e2e.tier',
+      displayName: 'Tier',
+      valueType: 'urn:li:dataType:datahub.number',
+      entityTypes: [DATASET],
+      allowedValues: [{ value: { double: 30 }, description: 'a month' }],
+      version: '20300101000000',
+    });
+    await tier.selectOption({ label: '365 — a year' });
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties
+      .getByRole('alert')
+      .getByText('400: Property: urn:li:structuredProperty:e2e.tier, value: {double=365} should be one of [{double=30}]', { exact: true })
+      .waitFor();
+    assert.equal((await read(f, urn, 'structuredProperties')).status, 404);
+  });
+
+  it('two tabs edit at once: the second save is refused as a conflict, the first value is kept, and Reload shows it', async () => {
+    const urn = dataset('conflict');
+    await seed(f, urn, { structuredProperties: { properties: [{ propertyUrn: property('e2e.rows'), values: [{ double: 1 }] }] } });
+    const [a, b] = [await f.signedIn(), await f.signedIn()];
+    const [formA, formB] = [await openEntity(f, a, urn), await openEntity(f, b, urn)];
+    for (const form of [formA, formB]) {
+      await form.getByLabel('Property', { exact: true }).selectOption({ label: 'Row count (e2e.rows)' });
+      assert.equal(await form.getByLabel('Value (a number)').inputValue(), '1');
+    }
+    await formA.getByLabel('Value (a number)').fill('2');
+    await formA.getByRole('button', { name: 'Save' }).click();
+    await formA.getByRole('status').getByText('Saved Row count (e2e.rows).').waitFor();
+
+    await formB.getByLabel('Value (a number)').fill('3');
+    await formB.getByRole('button', { name: 'Save' }).click();
+    const alert = formB.getByRole('alert');
+    await alert.getByText("Someone else changed this entity's structured properties since you loaded them, so your change was not saved.", { exact: false }).waitFor();
+    await alert.getByText(`Server: 412: Expected version 1, actual version 2 for aspect structuredProperties of ${urn}`, { exact: true }).waitFor();
+    await assertAccessible(b, 'entity page, editing conflict');
+    const kept = await read(f, urn, 'structuredProperties');
+    assert.deepEqual(kept.value, { properties: [{ propertyUrn: property('e2e.rows'), values: [{ double: 2 }] }] });
+    assert.equal(kept.version, '2');
+
+    await formB.getByRole('button', { name: 'Reload' }).click();
+    await alert.waitFor({ state: 'detached' });
+    assert.equal(await formB.getByLabel('Value (a number)').inputValue(), '2');
+    await formB.getByLabel('Value (a number)').fill('3');
+    await formB.getByRole('button', { name: 'Save' }).click();
+    await formB.getByRole('status').getByText('Saved Row count (e2e.rows).').waitFor();
+    assert.deepEqual((await read(f, urn, 'structuredProperties')).value, { properties: [{ propertyUrn: property('e2e.rows'), values: [{ double: 3 }] }] });
+  });
+
+  it('a viewer sees the sections but no edit controls', async () => {
+    const urn = dataset('viewed');
+    await seed(f, urn, {
+      structuredProperties: { properties: [{ propertyUrn: property('e2e.rows'), values: [{ double: 7 }] }] },
+      globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+    });
+    const made = await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'e2e-viewer', role: 'viewer' });
+    const page = await f.signedIn((made.body as { token: string }).token);
+    await page.goto(f.url(`#/entity?urn=${encodeURIComponent(urn)}`));
+    await section(page, 'Structured properties').waitFor();
+    await section(page, 'Tags').waitFor();
+    for (const name of ['Edit structured properties', 'Edit tags']) assert.equal(await page.getByRole('heading', { name }).count(), 0, name);
+    assert.equal(await page.getByLabel('Property', { exact: true }).count(), 0);
+    assert.equal(await page.getByLabel('Add a tag').count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^(Save|Add tag|Remove tag .*|Remove values)$/ }).count(), 0);
+  });
+
+  it('adds and removes tags by JSON patch, and shows a refused tag with the server message', async () => {
+    const urn = dataset('tagged');
+    await seed(f, urn, { globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } });
+    const page = await f.signedIn();
+    await page.goto(f.url(`#/entity?urn=${encodeURIComponent(urn)}`));
+    const tags = section(page, 'Tags');
+    await tags.getByRole('heading', { name: 'Edit tags' }).waitFor();
+
+    await tags.getByLabel('Add a tag').fill('urn:li:tag:');
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await tags.getByRole('alert').getByText('400: Aspect globalTags is invalid: field tags[1].tag must be a URN of type tag', { exact: true }).waitFor();
+
+    await tags.getByLabel('Add a tag').fill('gold');
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await tags.getByRole('status').getByText('Added the tag gold.').waitFor();
+    assert.equal(await tags.getByLabel('Add a tag').inputValue(), '');
+    await tags.getByLabel('Add a tag').fill('urn:li:tag:sales');
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await tags.getByRole('status').getByText('Added the tag sales.').waitFor();
+    assert.deepEqual((await read(f, urn, 'globalTags')).value, { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }, { tag: 'urn:li:tag:sales' }] });
+
+    await tags.getByRole('button', { name: 'Remove tag pii' }).click();
+    await tags.getByRole('status').getByText('Removed the tag pii.').waitFor();
+    await tags.getByRole('button', { name: 'Remove tag pii' }).waitFor({ state: 'detached' });
+    assert.deepEqual((await read(f, urn, 'globalTags')).value, { tags: [{ tag: 'urn:li:tag:gold' }, { tag: 'urn:li:tag:sales' }] });
+  });
+
+  it('the entity page in edit state has no serious accessibility violations', async () => {
+    const urn = dataset('accessible');
+    await seed(f, urn, {
+      globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+      structuredProperties: { properties: [{ propertyUrn: property('e2e.sizes'), values: [{ string: 'small' }, { string: 'large' }] }] },
+    });
+    const page = await f.signedIn();
+    const properties = await openEntity(f, page, urn);
+    await section(page, 'Tags').getByRole('heading', { name: 'Edit tags' }).waitFor();
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Sizes (e2e.sizes)' });
+    assert.equal(await properties.getByLabel('Value 2').inputValue(), 'large');
+    await properties.getByRole('button', { name: 'Add a value' }).click();
+    await properties.getByLabel('Value 3').waitFor();
+    await assertAccessible(page, 'entity page, editing a MULTIPLE property');
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Tier (e2e.tier)' });
+    await properties.getByLabel('Value', { exact: true }).waitFor();
+    await assertAccessible(page, 'entity page, editing a property with allowed values');
+  });
+});
