@@ -64,6 +64,7 @@ describe('console: tokens', { skip: BROWSER_SKIP }, () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'to-revoke', exact: true }) });
     await row.getByRole('button', { name: 'Revoke to-revoke' }).click();
     await row.getByText('Revoke to-revoke? Clients using it are refused at once.').waitFor();
+    assert.ok(await row.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement), 'focus moves to Cancel');
     await assertAccessible(page, 'tokens: confirming a revocation');
     // Cancel keeps it.
     await row.getByRole('button', { name: 'Cancel' }).click();

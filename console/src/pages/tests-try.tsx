@@ -42,32 +42,34 @@ export function TryDefinition({ json }: { json: string }) {
     <section class="card" aria-labelledby="tests-try">
       <h2 id="tests-try">Try on an entity</h2>
       <p class="muted">Evaluates the definition as it is above, saved or not; nothing is written.</p>
-      <form onSubmit={run} class="row tests-try-form">
-        <label for="test-try-urn" class="tests-sr">
-          Entity URN
-        </label>
-        <input
-          id="test-try-urn"
-          type="text"
-          value={urn}
-          placeholder="urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)"
-          onInput={(e) => setUrn((e.target as HTMLInputElement).value)}
-          required
-        />
-        <button type="submit" disabled={busy || urn.trim() === ''}>
-          Try the definition
-        </button>
+      <form onSubmit={run}>
+        <label for="test-try-urn">Entity URN</label>
+        <div class="row tests-try-form">
+          <input
+            id="test-try-urn"
+            type="text"
+            value={urn}
+            placeholder="urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD)"
+            onInput={(e) => setUrn((e.target as HTMLInputElement).value)}
+            required
+          />
+          <button type="submit" disabled={busy || urn.trim() === ''}>
+            Try the definition
+          </button>
+        </div>
       </form>
       <ErrorMessage error={error} />
-      {tried && (
-        <div role="status" class="tests-verdict">
-          <p>
-            <a href={href('/entity', { urn: tried.urn })}>{tried.urn}</a>:{' '}
-            <strong class={tried.verdict.result === 'PASS' ? 'ok' : tried.verdict.result === 'FAIL' ? 'error' : 'muted'}>{VERDICT_TEXT[tried.verdict.result]}</strong>
-          </p>
-          {tried.verdict.explanation.length > 0 && <Explanation conditions={tried.verdict.explanation} />}
-        </div>
-      )}
+      <div role="status" class="tests-verdict">
+        {tried && (
+          <>
+            <p>
+              <a href={href('/entity', { urn: tried.urn })}>{tried.urn}</a>:{' '}
+              <strong class={tried.verdict.result === 'PASS' ? 'ok' : tried.verdict.result === 'FAIL' ? 'error' : 'muted'}>{VERDICT_TEXT[tried.verdict.result]}</strong>
+            </p>
+            {tried.verdict.explanation.length > 0 && <Explanation conditions={tried.verdict.explanation} />}
+          </>
+        )}
+      </div>
     </section>
   );
 }

@@ -223,15 +223,7 @@ function TokenTable({ tokens, onRevoked }: { tokens: TokenInfo[]; onRevoked: () 
                   <td>{t.revokedAt ? <Time iso={t.revokedAt} /> : 'no'}</td>
                   <td>
                     {t.revokedAt ? null : confirming === t.id ? (
-                      <div class="tokens-confirm" role="group" aria-label={`Confirm revoking ${t.name}`}>
-                        <span>Revoke {t.name}? Clients using it are refused at once.</span>
-                        <button type="button" class="danger" disabled={busy} onClick={() => revoke(t)}>
-                          Yes, revoke {t.name}
-                        </button>
-                        <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
-                          Cancel
-                        </button>
-                      </div>
+                      <ConfirmRevoke name={t.name} busy={busy} onYes={() => revoke(t)} onCancel={() => setConfirming(undefined)} />
                     ) : (
                       <button type="button" class="secondary" aria-label={`Revoke ${t.name}`} onClick={() => setConfirming(t.id)}>
                         Revoke
@@ -245,6 +237,23 @@ function TokenTable({ tokens, onRevoked }: { tokens: TokenInfo[]; onRevoked: () 
         </table>
       </div>
     </>
+  );
+}
+
+/** The confirmation, in place of the Revoke button; focus moves to it (Cancel, the safe choice). */
+function ConfirmRevoke({ name, busy, onYes, onCancel }: { name: string; busy: boolean; onYes: () => void; onCancel: () => void }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  return (
+    <div class="tokens-confirm" role="group" aria-label={`Confirm revoking ${name}`}>
+      <span>Revoke {name}? Clients using it are refused at once.</span>
+      <button type="button" class="danger" disabled={busy} onClick={onYes}>
+        Yes, revoke {name}
+      </button>
+      <button type="button" class="secondary" ref={cancel} onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }
 
