@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { api } from './api';
 import Activity from './pages/activity';
 import Entity from './pages/entity';
 import Properties from './pages/properties';
@@ -39,6 +40,10 @@ export function App() {
   useEffect(() => {
     document.title = `${view?.title ?? 'Sign in'} · urnbase`;
   }, [view]);
+  // A token revoked or expired since sign-in is found out at once, whatever the page shows.
+  useEffect(() => {
+    if (session) void api('GET', '/openapi/v2/auth/me', { accept: [401] }).then((res) => res.status === 401 && setSession(undefined));
+  }, [session?.token]);
 
   if (!session || route.path === '/sign-in') return <SignIn next={route.params.get('next') ?? undefined} />;
   const Page = view && (!view.adminOnly || isAdmin(session)) ? view.page : NotFound;
