@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorMessage, Loading, shortUrn } from '../components/common';
 import { currentRoute, href, navigate, type Route } from '../router';
 import type { Session } from '../session';
 import { descriptionOf, entityTypeOf, nameOf, platformOf, tagsOf, type EntityV3 } from './entity-info';
 import { loadDefinitions, valueLabel, type PropertyDef } from './search-properties';
-import { EXACT, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCall, searchHash } from './search-query';
+import { EXACT, facetKey, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCalls, searchHash } from './search-query';
 import './search.css';
 
 /**
@@ -26,6 +26,8 @@ interface Page {
 
 /** Time between the last keystroke and the search. */
 const DEBOUNCE_MS = 150;
+/** Time between a search and the counting of its facets. */
+const FACETS_DELAY_MS = 250;
 
 const go = (changes: Record<string, string | string[] | undefined>, replace = false) => navigate(searchHash(currentRoute().params, changes), replace);
 
@@ -37,6 +39,7 @@ export default function Search({ route }: { route: Route; session: Session }) {
   // The answer shown, and the URL state it answers: while they differ, a search is under way.
   const [shown, setShown] = useState<{ key: string; page?: Page; error?: unknown }>({ key: '\u0000' });
   // Where each page starts, learnt while paging forward: scrollId → {previous scrollId, offset}.
+  const [facets, setFacets] = useState<{ key: string; facets?: Facet[]; error?: unknown }>({ key: '\u0000' });
   const pages = useRef(new Map<string, { previous: string; offset: number }>());
 
   useEffect(() => {
@@ -49,16 +52,36 @@ export default function Search({ route }: { route: Route; session: Session }) {
     return () => controller.abort();
   }, []);
 
-  useEffect(() => {
-    if (!defs) return;
+  // Requests start as soon as the URL changes (a layout effect runs right after the render, not
+  // after the next paint); the previous ones are aborted.
+  useLayoutEffect(() => {
     const controller = new AbortController();
-    const { path, body } = scrollCall(params, defs);
+    const { path, body } = scrollCalls(params, []).results;
     api<Page>('POST', path, { body, signal: controller.signal }).then(
       (answer) => setShown({ key, page: answer.body }),
       (error) => controller.signal.aborted || setShown({ key, error }),
     );
     return () => controller.abort();
-  }, [key, defs]);
+  }, [key]);
+
+  const facetsKey = facetKey(params);
+  useEffect(() => {
+    if (!defs) return;
+    const controller = new AbortController();
+    const { path, body } = scrollCalls(params, defs).facets;
+    // Counting facets over a broad result is the expensive part: it waits until typing pauses
+    // longer, so that it never holds up the results of the next keystrokes.
+    const timer = setTimeout(() => {
+      api<Page>('POST', path, { body, signal: controller.signal }).then(
+        (answer) => setFacets({ key: facetsKey, facets: answer.body.facets }),
+        (error) => controller.signal.aborted || setFacets({ key: facetsKey, error }),
+      );
+    }, FACETS_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [facetsKey, defs]);
 
   const { page, error } = shown;
   const busy = shown.key !== key;
@@ -77,9 +100,10 @@ export default function Search({ route }: { route: Route; session: Session }) {
       <SearchBox query={params.get('query') ?? ''} sort={params.get('sort') ?? ''} />
       <ErrorMessage error={defsError} />
       <div class="search-layout">
-        <aside class="search-filters" aria-labelledby="filters-title">
+        <aside class="search-filters" aria-labelledby="filters-title" aria-busy={facets.key !== facetsKey}>
           <h2 id="filters-title">Filters</h2>
-          {page ? <FacetPanel params={params} facets={page.facets} defs={defs ?? []} /> : <p class="muted">—</p>}
+          {facets.error && !error ? <ErrorMessage error={facets.error} /> : null}
+          {facets.facets ? <FacetPanel params={params} facets={facets.facets} defs={defs ?? []} /> : <Loading />}
         </aside>
         <section class="search-results" aria-labelledby="results-title" aria-busy={busy}>
           <h2 id="results-title">Results</h2>
