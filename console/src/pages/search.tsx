@@ -244,21 +244,43 @@ function FacetPanel({ params, facets, defs }: { params: URLSearchParams; facets:
       {groups.map(({ facet, values, selected }) => (
         <div class="facet" key={facet.param}>
           <h3 id={`facet-${facet.param}`}>{facet.title}</h3>
-          <ul aria-labelledby={`facet-${facet.param}`}>
-            {[...new Set([...selected, ...Object.keys(values)])].map((value) => (
-              <li key={value}>
-                <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [facet.param]: toggle(selected, value) })}>
-                  {facetLabel(facet.param, value)} ({values[value] ?? 0})
-                </button>
-              </li>
-            ))}
-          </ul>
+          <FacetValues title={facet.title} labelledBy={`facet-${facet.param}`} param={facet.param} selected={selected} counts={values} label={(v) => facetLabel(facet.param, v)} />
         </div>
       ))}
       {properties.length > 0 && <h3 class="facet-properties">Structured properties</h3>}
       {properties.map((def, i) => (
         <PropertyFilter key={def.urn} id={`pf-${i}`} def={def} params={params} values={counts.get(propertyField(def.qualifiedName)) ?? {}} />
       ))}
+    </>
+  );
+}
+
+/** Values shown before "Show all". */
+const FEW = 8;
+
+/** A facet's values with their counts (the most frequent first, selected ones always), each a toggle. */
+function FacetValues(props: { title: string; labelledBy?: string; param: string; selected: string[]; counts: Record<string, number>; label: (value: string) => string }) {
+  const { param, selected, counts, label } = props;
+  const [all, setAll] = useState(false);
+  const values = [...new Set([...selected, ...Object.keys(counts)])];
+  if (values.length === 0) return null;
+  const shown = all ? values : values.slice(0, Math.max(FEW, selected.length));
+  return (
+    <>
+      <ul aria-labelledby={props.labelledBy}>
+        {shown.map((value) => (
+          <li key={value}>
+            <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [param]: toggle(selected, value) })}>
+              {label(value)} ({counts[value] ?? 0})
+            </button>
+          </li>
+        ))}
+      </ul>
+      {values.length > shown.length && (
+        <button type="button" class="link facet-more" aria-label={`Show all ${values.length} values of ${props.title}`} onClick={() => setAll(true)}>
+          Show all {values.length}
+        </button>
+      )}
     </>
   );
 }
@@ -282,21 +304,10 @@ function PropertyFilter({ id, def, params, values }: { id: string; def: Property
       </fieldset>
     );
   }
-  const shown = [...new Set([...selected, ...Object.keys(values)])];
   return (
     <fieldset class="facet property-filter">
       <legend>{def.displayName}</legend>
-      {shown.length > 0 && (
-        <ul>
-          {shown.map((value) => (
-            <li key={value}>
-              <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [exactKey]: toggle(selected, value) })}>
-                {valueLabel(def, value)} ({values[value] ?? 0})
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <FacetValues title={def.displayName} param={exactKey} selected={selected} counts={values} label={(v) => valueLabel(def, v)} />
       {def.kind === 'number' || def.kind === 'date' ? <RangeFilter id={id} def={def} params={params} /> : <ValueFilter id={id} def={def} />}
     </fieldset>
   );
