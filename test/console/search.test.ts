@@ -112,6 +112,16 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     await retention.getByLabel('Min').press('Enter');
     await settled(page, '3 results');
 
+    // Dates take a date range.
+    const reviewed = page.getByRole('group', { name: 'Reviewed on' });
+    await reviewed.getByLabel('From').fill('2024-06-01');
+    await reviewed.getByRole('button', { name: 'Apply Reviewed on range' }).click();
+    await page.waitForURL(/pmin\.reviewed=2024-06-01/);
+    await settled(page, '1 result');
+    assert.deepEqual(await resultNames(page), ['clicks']);
+    await page.getByRole('button', { name: 'Remove filter Reviewed on ≥ 2024-06-01' }).click();
+    await settled(page, '3 results');
+
     // Allowed values are checkboxes, with counts.
     const tier = page.getByRole('group', { name: 'Tier' });
     await tier.getByLabel('silver (1)').check();
