@@ -16,6 +16,7 @@ export const SESSIONS = ds('hive', 'web.sessions');
 export const XSS_DESCRIPTION = 'Clicks <script>alert(1)</script> and <img src=x onerror=alert(1)>';
 export const RETENTION = 'urn:li:structuredProperty:io.acryl.retention';
 export const TIER = 'urn:li:structuredProperty:tier';
+export const REVIEWED = 'urn:li:structuredProperty:reviewed';
 
 const V2 = '/openapi/v2/entity';
 
@@ -25,11 +26,12 @@ async function ok(f: ConsoleFixture, method: string, path: string, body?: unknow
   return answer;
 }
 
-const values = (retention?: number, tier?: string) => ({
+const values = (retention?: number, tier?: string, reviewed?: string) => ({
   value: {
     properties: [
       ...(retention === undefined ? [] : [{ propertyUrn: RETENTION, values: [{ double: retention }] }]),
       ...(tier === undefined ? [] : [{ propertyUrn: TIER, values: [{ string: tier }] }]),
+      ...(reviewed === undefined ? [] : [{ propertyUrn: REVIEWED, values: [{ string: reviewed }] }]),
     ],
   },
 });
@@ -52,6 +54,12 @@ export async function seedCatalog(f: ConsoleFixture, { kafka = 0 }: { kafka?: nu
       { value: { string: 'gold' }, description: 'Gold tier' },
       { value: { string: 'silver' }, description: 'Silver tier' },
     ],
+  });
+  await ok(f, 'POST', `${V2}/structuredProperty/${encodeURIComponent(REVIEWED)}/propertyDefinition`, {
+    qualifiedName: 'reviewed',
+    displayName: 'Reviewed on',
+    valueType: 'urn:li:dataType:datahub.date',
+    entityTypes: ['urn:li:entityType:datahub.dataset'],
   });
   const field = (fieldPath: string, nativeDataType: string, description?: string) => ({
     fieldPath,
@@ -87,7 +95,7 @@ export async function seedCatalog(f: ConsoleFixture, { kafka = 0 }: { kafka?: nu
       aspects: {
         datasetProperties: { value: { name: 'order_items', description: 'The lines of each order' } },
         globalTags: tags('gold'),
-        structuredProperties: values(30, 'silver'),
+        structuredProperties: values(30, 'silver', '2024-05-01'),
       },
     },
     {
@@ -96,7 +104,7 @@ export async function seedCatalog(f: ConsoleFixture, { kafka = 0 }: { kafka?: nu
         datasetProperties: { value: { name: 'clicks', description: XSS_DESCRIPTION } },
         globalTags: tags('pii'),
         ownership: { value: { owners: [{ owner: 'urn:li:corpuser:alice', type: 'TECHNICAL_OWNER' }] } },
-        structuredProperties: values(90),
+        structuredProperties: values(90, undefined, '2025-01-15'),
       },
     },
     {

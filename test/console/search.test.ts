@@ -20,9 +20,14 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
 
   it('searches as you type, debounced: the URL holds the query and a reload shows the same results', async () => {
     const page = await f.signedIn();
+    // The requests for result pages: their query, and what they ask for.
     const queries: string[] = [];
+    const bodies: Array<{ aspects?: string[]; facets?: string[] }> = [];
     page.on('request', (request) => {
-      if (request.url().includes('/openapi/v3/entity/scroll')) queries.push(new URL(request.url()).searchParams.get('query') ?? '');
+      const url = new URL(request.url());
+      if (url.pathname !== '/openapi/v3/entity/scroll' || url.searchParams.get('count') !== '20') return;
+      queries.push(url.searchParams.get('query') ?? '');
+      bodies.push(request.postDataJSON() as { aspects?: string[]; facets?: string[] });
     });
     await page.getByLabel('Search the catalog').pressSequentially('order');
     await page.waitForURL(/#\/search\?query=order$/);
@@ -31,6 +36,12 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     const typed = queries.filter((q) => q !== '');
     assert.equal(typed[typed.length - 1], 'order');
     assert.ok(typed.length < 5, `one search per pause in typing, not one per keystroke: ${JSON.stringify(typed)}`);
+    // Small requests: a page of 20, the aspects a result shows, and no facets (they come separately).
+    const last = bodies[bodies.length - 1];
+    assert.deepEqual(last.facets, []);
+    const aspects = last.aspects ?? [];
+    assert.ok(aspects.includes('datasetProperties') && aspects.includes('globalTags'), JSON.stringify(aspects));
+    assert.ok(!aspects.includes('schemaMetadata') && !aspects.includes('ownership'), 'only the aspects a result shows');
 
     const first = page.getByRole('link', { name: 'orders', exact: true });
     assert.equal(await first.getAttribute('href'), `#/entity?${new URLSearchParams({ urn: ORDERS })}`);
@@ -99,6 +110,16 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     await settled(page, '2 results');
     await retention.getByLabel('Min').fill('29');
     await retention.getByLabel('Min').press('Enter');
+    await settled(page, '3 results');
+
+    // Dates take a date range.
+    const reviewed = page.getByRole('group', { name: 'Reviewed on' });
+    await reviewed.getByLabel('From').fill('2024-06-01');
+    await reviewed.getByRole('button', { name: 'Apply Reviewed on range' }).click();
+    await page.waitForURL(/pmin\.reviewed=2024-06-01/);
+    await settled(page, '1 result');
+    assert.deepEqual(await resultNames(page), ['clicks']);
+    await page.getByRole('button', { name: 'Remove filter Reviewed on ≥ 2024-06-01' }).click();
     await settled(page, '3 results');
 
     // Allowed values are checkboxes, with counts.

@@ -32,15 +32,18 @@ export interface Criterion {
 
 export interface ScrollCall {
   path: string;
-  body: { entities?: string[]; aspects: string[]; filter?: { and: Array<{ criteria: Criterion[] }> }; facets: string[]; sortCriteria?: Array<{ field: string; order: 'ASCENDING' | 'DESCENDING' }> };
+  body: { entities?: string[]; aspects?: string[]; filter?: { and: Array<{ criteria: Criterion[] }> }; facets: string[]; sortCriteria?: Array<{ field: string; order: 'ASCENDING' | 'DESCENDING' }> };
 }
 
-export function scrollCall(params: URLSearchParams, defs: PropertyDef[]): ScrollCall {
-  const query = new URLSearchParams({ count: String(PAGE_SIZE) });
+/**
+ * Two requests: a page of results with the aspects shown (no facets: it stays fast however many
+ * entities match), and the facets' counts over the whole result (one URN, no aspects), which
+ * paging and sorting leave unchanged.
+ */
+export function scrollCalls(params: URLSearchParams, defs: PropertyDef[]): { results: ScrollCall; facets: ScrollCall } {
+  const query = new URLSearchParams();
   const text = params.get('query')?.trim();
   if (text) query.set('query', text);
-  const scrollId = params.get('scrollId');
-  if (scrollId) query.set('scrollId', scrollId);
 
   const criteria: Criterion[] = [];
   for (const facet of FACETS) {
@@ -56,16 +59,35 @@ export function scrollCall(params: URLSearchParams, defs: PropertyDef[]): Scroll
   }
   for (const [name, values] of exact) criteria.push({ field: propertyField(name), condition: 'EQUAL', values });
 
-  const body: ScrollCall['body'] = {
-    aspects: DISPLAY_ASPECTS,
-    facets: [...FACETS.map((f) => f.field), ...defs.filter((d) => !d.hidden).map((d) => propertyField(d.qualifiedName))],
-  };
+  const where: Pick<ScrollCall['body'], 'entities' | 'filter'> = {};
   const types = params.getAll('type');
-  if (types.length) body.entities = types;
-  if (criteria.length) body.filter = { and: [{ criteria }] };
+  if (types.length) where.entities = types;
+  if (criteria.length) where.filter = { and: [{ criteria }] };
+
+  const results: ScrollCall = { path: '', body: { ...where, aspects: DISPLAY_ASPECTS, facets: [] } };
   const sort = params.get('sort');
-  if (sort === 'name' || sort === '-name') body.sortCriteria = [{ field: 'name', order: sort === 'name' ? 'ASCENDING' : 'DESCENDING' }];
-  return { path: `${V3}/scroll?${query}`, body };
+  if (sort === 'name' || sort === '-name') results.body.sortCriteria = [{ field: 'name', order: sort === 'name' ? 'ASCENDING' : 'DESCENDING' }];
+  const page = new URLSearchParams(query);
+  page.set('count', String(PAGE_SIZE));
+  const scrollId = params.get('scrollId');
+  if (scrollId) page.set('scrollId', scrollId);
+  results.path = `${V3}/scroll?${page}`;
+
+  const counts = new URLSearchParams(query);
+  counts.set('count', '1');
+  const facets: ScrollCall = {
+    path: `${V3}/scroll?${counts}`,
+    body: { ...where, facets: [...FACETS.map((f) => f.field), ...defs.filter((d) => !d.hidden).map((d) => propertyField(d.qualifiedName))] },
+  };
+  return { results, facets };
+}
+
+/** The part of the URL the facets depend on (not the page, not the order). */
+export function facetKey(params: URLSearchParams): string {
+  const rest = new URLSearchParams(params);
+  rest.delete('scrollId');
+  rest.delete('sort');
+  return rest.toString();
 }
 
 /** The search URL with some parameters replaced (undefined or [] removes them); a new search starts at its first page. */

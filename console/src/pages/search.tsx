@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorMessage, Loading, shortUrn } from '../components/common';
 import { currentRoute, href, navigate, type Route } from '../router';
 import type { Session } from '../session';
 import { descriptionOf, entityTypeOf, nameOf, platformOf, tagsOf, type EntityV3 } from './entity-info';
 import { loadDefinitions, valueLabel, type PropertyDef } from './search-properties';
-import { EXACT, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCall, searchHash } from './search-query';
+import { EXACT, facetKey, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCalls, searchHash } from './search-query';
 import './search.css';
 
 /**
@@ -26,6 +26,8 @@ interface Page {
 
 /** Time between the last keystroke and the search. */
 const DEBOUNCE_MS = 150;
+/** Time between a search and the counting of its facets. */
+const FACETS_DELAY_MS = 250;
 
 const go = (changes: Record<string, string | string[] | undefined>, replace = false) => navigate(searchHash(currentRoute().params, changes), replace);
 
@@ -37,6 +39,7 @@ export default function Search({ route }: { route: Route; session: Session }) {
   // The answer shown, and the URL state it answers: while they differ, a search is under way.
   const [shown, setShown] = useState<{ key: string; page?: Page; error?: unknown }>({ key: '\u0000' });
   // Where each page starts, learnt while paging forward: scrollId → {previous scrollId, offset}.
+  const [facets, setFacets] = useState<{ key: string; facets?: Facet[]; error?: unknown }>({ key: '\u0000' });
   const pages = useRef(new Map<string, { previous: string; offset: number }>());
 
   useEffect(() => {
@@ -49,16 +52,36 @@ export default function Search({ route }: { route: Route; session: Session }) {
     return () => controller.abort();
   }, []);
 
-  useEffect(() => {
-    if (!defs) return;
+  // Requests start as soon as the URL changes (a layout effect runs right after the render, not
+  // after the next paint); the previous ones are aborted.
+  useLayoutEffect(() => {
     const controller = new AbortController();
-    const { path, body } = scrollCall(params, defs);
+    const { path, body } = scrollCalls(params, []).results;
     api<Page>('POST', path, { body, signal: controller.signal }).then(
       (answer) => setShown({ key, page: answer.body }),
       (error) => controller.signal.aborted || setShown({ key, error }),
     );
     return () => controller.abort();
-  }, [key, defs]);
+  }, [key]);
+
+  const facetsKey = facetKey(params);
+  useEffect(() => {
+    if (!defs) return;
+    const controller = new AbortController();
+    const { path, body } = scrollCalls(params, defs).facets;
+    // Counting facets over a broad result is the expensive part: it waits until typing pauses
+    // longer, so that it never holds up the results of the next keystrokes.
+    const timer = setTimeout(() => {
+      api<Page>('POST', path, { body, signal: controller.signal }).then(
+        (answer) => setFacets({ key: facetsKey, facets: answer.body.facets }),
+        (error) => controller.signal.aborted || setFacets({ key: facetsKey, error }),
+      );
+    }, FACETS_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [facetsKey, defs]);
 
   const { page, error } = shown;
   const busy = shown.key !== key;
@@ -77,9 +100,10 @@ export default function Search({ route }: { route: Route; session: Session }) {
       <SearchBox query={params.get('query') ?? ''} sort={params.get('sort') ?? ''} />
       <ErrorMessage error={defsError} />
       <div class="search-layout">
-        <aside class="search-filters" aria-labelledby="filters-title">
+        <aside class="search-filters" aria-labelledby="filters-title" aria-busy={facets.key !== facetsKey}>
           <h2 id="filters-title">Filters</h2>
-          {page ? <FacetPanel params={params} facets={page.facets} defs={defs ?? []} /> : <p class="muted">—</p>}
+          {facets.error && !error ? <ErrorMessage error={facets.error} /> : null}
+          {facets.facets ? <FacetPanel params={params} facets={facets.facets} defs={defs ?? []} /> : <Loading />}
         </aside>
         <section class="search-results" aria-labelledby="results-title" aria-busy={busy}>
           <h2 id="results-title">Results</h2>
@@ -220,21 +244,43 @@ function FacetPanel({ params, facets, defs }: { params: URLSearchParams; facets:
       {groups.map(({ facet, values, selected }) => (
         <div class="facet" key={facet.param}>
           <h3 id={`facet-${facet.param}`}>{facet.title}</h3>
-          <ul aria-labelledby={`facet-${facet.param}`}>
-            {[...new Set([...selected, ...Object.keys(values)])].map((value) => (
-              <li key={value}>
-                <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [facet.param]: toggle(selected, value) })}>
-                  {facetLabel(facet.param, value)} ({values[value] ?? 0})
-                </button>
-              </li>
-            ))}
-          </ul>
+          <FacetValues title={facet.title} labelledBy={`facet-${facet.param}`} param={facet.param} selected={selected} counts={values} label={(v) => facetLabel(facet.param, v)} />
         </div>
       ))}
       {properties.length > 0 && <h3 class="facet-properties">Structured properties</h3>}
       {properties.map((def, i) => (
         <PropertyFilter key={def.urn} id={`pf-${i}`} def={def} params={params} values={counts.get(propertyField(def.qualifiedName)) ?? {}} />
       ))}
+    </>
+  );
+}
+
+/** Values shown before "Show all". */
+const FEW = 8;
+
+/** A facet's values with their counts (the most frequent first, selected ones always), each a toggle. */
+function FacetValues(props: { title: string; labelledBy?: string; param: string; selected: string[]; counts: Record<string, number>; label: (value: string) => string }) {
+  const { param, selected, counts, label } = props;
+  const [all, setAll] = useState(false);
+  const values = [...new Set([...selected, ...Object.keys(counts)])];
+  if (values.length === 0) return null;
+  const shown = all ? values : values.slice(0, Math.max(FEW, selected.length));
+  return (
+    <>
+      <ul aria-labelledby={props.labelledBy}>
+        {shown.map((value) => (
+          <li key={value}>
+            <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [param]: toggle(selected, value) })}>
+              {label(value)} ({counts[value] ?? 0})
+            </button>
+          </li>
+        ))}
+      </ul>
+      {values.length > shown.length && (
+        <button type="button" class="link facet-more" aria-label={`Show all ${values.length} values of ${props.title}`} onClick={() => setAll(true)}>
+          Show all {values.length}
+        </button>
+      )}
     </>
   );
 }
@@ -258,21 +304,10 @@ function PropertyFilter({ id, def, params, values }: { id: string; def: Property
       </fieldset>
     );
   }
-  const shown = [...new Set([...selected, ...Object.keys(values)])];
   return (
     <fieldset class="facet property-filter">
       <legend>{def.displayName}</legend>
-      {shown.length > 0 && (
-        <ul>
-          {shown.map((value) => (
-            <li key={value}>
-              <button type="button" class="facet-value" aria-pressed={selected.includes(value)} title={value} onClick={() => go({ [exactKey]: toggle(selected, value) })}>
-                {valueLabel(def, value)} ({values[value] ?? 0})
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <FacetValues title={def.displayName} param={exactKey} selected={selected} counts={values} label={(v) => valueLabel(def, v)} />
       {def.kind === 'number' || def.kind === 'date' ? <RangeFilter id={id} def={def} params={params} /> : <ValueFilter id={id} def={def} />}
     </fieldset>
   );
