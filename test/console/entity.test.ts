@@ -26,7 +26,7 @@ describe('console: entity page', { skip: BROWSER_SKIP }, () => {
     assert.deepEqual(await about.locator('dt').allInnerTexts(), ['Description', 'Platform', 'Owners', 'Glossary terms']);
     assert.deepEqual(await about.locator('dd').allInnerTexts(), ['Placed orders, one row each', 'snowflake', 'jdoe (DATAOWNER)', 'No glossary terms.']);
     const tags = page.locator('section', { has: page.getByRole('heading', { name: 'Tags' }) });
-    assert.deepEqual(await tags.getByRole('list', { name: 'Tags' }).locator('li').allInnerTexts(), ['pii']);
+    assert.deepEqual(await tags.getByRole('list', { name: 'Tags', exact: true }).locator('li').allInnerTexts(), ['pii']);
     await page.getByRole('heading', { name: 'Schema' }).waitFor();
     assert.deepEqual(await rows(page, 'table.schema'), [
       ['order_id', 'bigint', 'The order', ''],
