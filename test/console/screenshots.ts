@@ -23,7 +23,7 @@ try {
   await seedDatasets(client, 0, 60);
   await client.call('POST', '/gms/test?action=batchEvaluate', { urns: Array.from({ length: 12 }, (_, i) => datasetUrnOf(['snowflake', 'bigquery', 'postgres', 'kafka', 's3'][i % 5], `analytics.${['orders', 'customers', 'payments', 'sessions', 'invoices', 'shipments', 'products', 'refunds', 'campaigns', 'tickets', 'inventory', 'suppliers'][i]}`)), testUrns: [DESCRIBED_TEST], push: true });
   mkdirSync(OUT, { recursive: true });
-  const shoot = async (name: string, hash: string, width = 1280, height = 800, ready?: string) => {
+  const shoot = async (name: string, hash: string, width = 1280, height = 800, ready?: string, fullPage = false) => {
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${server.base}/#/sign-in`);
@@ -32,17 +32,18 @@ try {
     await page.waitForURL(/#\/search/);
     await page.goto(`${server.base}/${hash}`);
     if (ready) await page.getByText(ready).first().waitFor();
-    await page.waitForLoadState('networkidle');
-    await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: false });
+    // Not networkidle: the activity page keeps a long poll open. Let late facet counts land.
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
     await context.close();
     console.log(`docs/console/${name}.png`);
   };
   await shoot('search', '#/search?query=orders', 1280, 800, 'analytics.orders');
-  await shoot('entity', `#/entity?urn=${encodeURIComponent(datasetUrnOf('snowflake', 'analytics.orders'))}`, 1280, 800, 'analytics.orders');
+  await shoot('entity', `#/entity?urn=${encodeURIComponent(datasetUrnOf('kafka', 'analytics.sessions'))}`, 1280, 800, 'Datasets have an owner', true);
   await shoot('properties', '#/properties', 1280, 800, 'Retention time (days)');
-  await shoot('tests', '#/tests', 1280, 800, 'Datasets have an owner');
-  await shoot('tokens', '#/tokens');
-  await shoot('activity', '#/activity');
+  await shoot('tests', `#/tests?urn=${encodeURIComponent(DESCRIBED_TEST)}`, 1280, 800, 'Run over the catalog', true);
+  await shoot('tokens', '#/tokens', 1280, 800, 'admin');
+  await shoot('activity', '#/activity', 1280, 800, 'Live');
   await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
 } finally {
   await browser.close();
