@@ -4,6 +4,7 @@ import { ErrorMessage, Loading, shortUrn } from '../components/common';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
 import { aspect, aspectNames, versionOf, type EntityV3 } from './entity-info';
+import type { FailedCondition } from './tests-model';
 
 /** The entity page's larger sections: schema fields, metadata-test results, aspect history. */
 
@@ -66,14 +67,6 @@ export function SchemaFields({ entity }: { entity: EntityV3 }) {
   );
 }
 
-interface FailedCondition {
-  condition: string;
-  property: string;
-  operator: string;
-  values: string[];
-  found: unknown[];
-  negated?: boolean;
-}
 interface Evaluation {
   passing: Array<{ test: string }>;
   failing: Array<{ test: string; explanation?: FailedCondition[] }>;
