@@ -48,6 +48,11 @@ export class FieldResolver {
   constructor(
     private readonly fields: SearchFields,
     private readonly lookup: PropertyLookup,
+    /**
+     * A search that includes soft-deleted entities may also name soft-deleted properties, whose
+     * values stay indexed until a hard delete: that is how a client counts what one would remove.
+     */
+    private readonly softDeletedProperties = false,
   ) {}
 
   /** The condition for a match on a named field. */
@@ -87,13 +92,13 @@ export class FieldResolver {
     return field.name;
   }
 
-  /** A structured property by the name a field uses; an unknown or soft-deleted one may not be searched on. */
+  /** A structured property by the name a field uses; an unknown one (or a soft-deleted one, unless allowed) may not be searched on. */
   private async property(name: string): Promise<Property> {
     const known = this.properties.get(name);
     if (known) return known;
     const found = await this.lookup(name);
     if (!found) throw new ValidationError(`Unknown structured property ${PROPERTY_PREFIX}${name}`);
-    if (found.softDeleted) throw new ValidationError(`Cannot filter on deleted Structured Property [${found.urn}]`);
+    if (found.softDeleted && !this.softDeletedProperties) throw new ValidationError(`Cannot filter on deleted Structured Property [${found.urn}]`);
     const property = { urn: found.urn, valueType: found.valueType, single: found.single };
     this.properties.set(name, property);
     return property;

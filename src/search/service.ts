@@ -41,7 +41,7 @@ export class SearchService {
 
   async search(request: SearchRequest): Promise<SearchPage> {
     const types = this.types(request.types);
-    const resolver = new FieldResolver(this.fields, this.properties);
+    const resolver = new FieldResolver(this.fields, this.properties, request.includeSoftDelete);
     const query = await queryConditions(parseQuery(request.query ?? '*'), resolver);
     const filter = await filterCondition(request.filter, resolver);
     const all = [...query.conditions, ...(filter.kind === 'all' ? [] : [filter])];

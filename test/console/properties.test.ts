@@ -231,18 +231,22 @@ describe('console: structured properties page', { skip: BROWSER_SKIP }, () => {
     assert.deepEqual(values.body, { value: { properties: [] } });
   });
 
-  it('hard delete of a soft-deleted property says why its holders cannot be counted (the server refuses search filters on it)', async () => {
+  it('hard delete of a soft-deleted property names how many entities still hold its (hidden) values', async () => {
     await define(f, { qualifiedName: 'props.asleep', valueType: 'urn:li:dataType:datahub.string', entityTypes: [DATASET] });
+    const holding = { structuredProperties: { properties: [{ propertyUrn: property('props.asleep'), values: [{ string: 'z' }] }] } };
+    await seed(f, dataset('asleep1'), { datasetProperties: { name: 'asleep1' }, ...holding });
+    await seed(f, dataset('asleep2'), { datasetProperties: { name: 'asleep2' }, ...holding });
     assert.equal((await f.served.client.call('POST', `${V2}/structuredProperty/${encodeURIComponent(property('props.asleep'))}/status`, { removed: true })).status, 200);
     const page = await f.signedIn();
     await openList(f, page);
     await row(page, 'props.asleep').getByRole('button', { name: 'Hard delete props.asleep' }).click();
     const dialog = page.getByRole('dialog', { name: 'Hard delete props.asleep?' });
-    await dialog.getByText('The number of entities holding a value of props.asleep could not be counted: the server refused the search.').waitFor();
-    await dialog.getByRole('alert').getByText('400: Cannot filter on deleted Structured Property [urn:li:structuredProperty:props.asleep]', { exact: true }).waitFor();
+    await dialog.getByText('2 entities hold a value of props.asleep.', { exact: true }).waitFor();
     await dialog.getByRole('button', { name: 'Hard delete' }).click();
     await page.getByRole('status').getByText('Hard deleted props.asleep.').waitFor();
     assert.equal((await definition(f, 'props.asleep')).status, 404);
+    const stored = await f.served.client.call('GET', `${V2}/dataset/${encodeURIComponent(dataset('asleep1'))}/structuredProperties`);
+    assert.deepEqual(stored.body, { value: { properties: [] } });
   });
 
   it('a viewer sees the list without actions', async () => {

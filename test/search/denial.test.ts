@@ -7,7 +7,7 @@ import { datasetUrn, enc, invalid, list, remove, scroll, search, sorted, tag, V2
 /**
  * A soft-deleted structured property may not be searched on: a query term, a filter criterion or a
  * facet naming it answers 400 until it is restored, and then the same search works again, with the
- * values it had.
+ * values it had. A search with includeSoftDelete=true may name it (to count its values).
  */
 
 const denied = (qualifiedName: string) => invalid(`Cannot filter on deleted Structured Property [urn:li:structuredProperty:${qualifiedName}]`);
@@ -134,6 +134,19 @@ describe('search: soft-deleted structured properties are denied', () => {
     const all = await scroll(t, { entities: ['dataset'], facets: [field] }, {}, 3);
     assert.equal(all.status, 200);
     assert.deepEqual(all.body.facets, [{ field, aggregations: { x: 1, y: 1 } }]);
+  });
+
+  it('with includeSoftDelete=true, allows a filter on it: the values a hard delete would remove are counted', async () => {
+    const urn = await deletedProperty('deny.counted');
+    const field = 'structuredProperties.deny.counted';
+    await expectDenied(await scroll(t, { filter: where({ field, condition: 'EXISTS' }) }, {}, 3), 'deny.counted');
+    const counted = await scroll(t, { filter: where({ field, condition: 'EXISTS' }) }, { count: 1, includeSoftDelete: true }, 3);
+    assert.equal(counted.status, 200, JSON.stringify(counted.body));
+    assert.equal(counted.body.totalCount, 2);
+    assert.deepEqual(await search(t, `${field}:y`, { includeSoftDelete: true }), [B]);
+    // Reads still hide its values.
+    const read = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(A)}/structuredProperties` });
+    assert.ok(!JSON.stringify(read.body).includes(urn), JSON.stringify(read.body));
   });
 
   it('allows it again after restoring it by deleting its status aspect', async () => {
