@@ -134,9 +134,9 @@ describe('console: structured properties page', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'pf-display-name', 'the form takes the focus');
     await page.getByLabel('Display name').fill('Retention (days)');
     await page.getByRole('button', { name: 'Save changes' }).click();
+    await row(page, 'props.created').getByRole('cell', { name: 'Retention (days)', exact: true }).waitFor();
     await page.getByRole('status').getByText('Saved props.created.').waitFor();
     assert.deepEqual((await definition(f, 'props.created')).value, { ...created, displayName: 'Retention (days)' });
-    await row(page, 'props.created').getByRole('cell', { name: 'Retention (days)', exact: true }).waitFor();
 
     // Another value type narrows the property: refused without a higher version, with the server's message.
     await row(page, 'props.created').getByRole('link', { name: 'Edit props.created' }).click();

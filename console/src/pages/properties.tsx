@@ -53,6 +53,10 @@ export default function Properties({ route, session }: { route: Route; session: 
     }
   };
   useEffect(() => void load(), []);
+  // A form opened anew starts without the last save's message, so a new one is never mistaken for it.
+  useEffect(() => {
+    if (creating || editUrn) setDone('');
+  }, [creating, editUrn]);
 
   const typeLabel = (urn: string, list: TypeOption[]) => list.find((t) => t.urn === urn)?.displayName ?? typeName(urn);
 
