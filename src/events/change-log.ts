@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
 import type { Ingest } from '../ingest/ingest.js';
+import { newestEvent } from '../metrics/change-log.js';
 import type { LoggedEvent, Store } from '../store/store.js';
 
 /**
@@ -60,6 +61,16 @@ export class ChangeLog {
     }
   }
 
+  /**
+   * The newest events, at most `count`, oldest first: where a feed starts showing the present.
+   * Sequences may skip (a rolled-back commit on PostgreSQL), so there may be fewer.
+   */
+  async latest(count: number): Promise<ChangeLogPage> {
+    const newest = await newestEvent(this.store);
+    if (!newest) return { events: [], nextAfter: 0 };
+    return this.read(Math.max(0, newest.sequence - count), count, 0);
+  }
+
   /** Ends every wait now (the server is shutting down): waiting reads answer with what there is. */
   close(): void {
     this.closing = true;
@@ -82,8 +93,17 @@ export class ChangeLog {
   }
 }
 
-/** `after`, `limit` and `wait` as the API takes them (strings from the query), checked. */
-export function readParameters(query: { after?: string; limit?: string; wait?: string }): { after: number; limit: number; waitMs: number } {
+/** `latest`, or `after`, `limit` and `wait`, as the API takes them (strings from the query), checked. */
+export function readParameters(query: { after?: string; limit?: string; wait?: string; latest?: string }): { after: number; limit: number; waitMs: number; latest?: number } {
+  if (query.latest !== undefined) {
+    if (query.after !== undefined || query.limit !== undefined || query.wait !== undefined) {
+      throw new ValidationError('latest reads the newest events: it cannot be combined with after, limit or wait');
+    }
+    if (!/^\d{1,4}$/.test(query.latest) || Number(query.latest) < 1 || Number(query.latest) > MAX_EVENTS) {
+      throw new ValidationError(`latest must be an integer from 1 to ${MAX_EVENTS}, got ${JSON.stringify(query.latest)}`);
+    }
+    return { after: 0, limit: Number(query.latest), waitMs: 0, latest: Number(query.latest) };
+  }
   const after = query.after ?? '0';
   if (!/^\d{1,15}$/.test(after)) throw new ValidationError(`after must be a sequence number (a non-negative integer), got ${JSON.stringify(after)}`);
   const limit = query.limit ?? '100';

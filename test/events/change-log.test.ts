@@ -73,6 +73,17 @@ describe('the change log (GET /openapi/v2/events)', () => {
     assert.deepEqual([...all].sort((a, b) => a - b), all);
   });
 
+  it('latest=N gives the newest N events, oldest first, and where to continue', async () => {
+    const start = await last();
+    for (let i = 0; i < 4; i++) await write(datasetUrn(`events.latest${i}`), 'globalTags', { tags: [{ tag: `urn:li:tag:l${i}` }] });
+    const written = (await t.call({ method: 'GET', url: `${EVENTS}?after=${start}&limit=1000` })).body;
+    const res = await t.call({ method: 'GET', url: `${EVENTS}?latest=3` });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { events: written.events.slice(-3), nextAfter: written.nextAfter });
+    const all = (await t.call({ method: 'GET', url: `${EVENTS}?after=0&limit=1000` })).body;
+    assert.deepEqual((await t.call({ method: 'GET', url: `${EVENTS}?latest=1000` })).body, all);
+  });
+
   it('answers at once with nothing after the newest event, continuing from there', async () => {
     const start = await last();
     const res = await t.call({ method: 'GET', url: `${EVENTS}?after=${start}` });
@@ -107,6 +118,10 @@ describe('the change log (GET /openapi/v2/events)', () => {
     ['limit=1001', 'limit must be an integer from 1 to 1000, got "1001"'],
     ['wait=61', 'wait must be a number of seconds from 0 to 60, got "61"'],
     ['wait=soon', 'wait must be a number of seconds from 0 to 60, got "soon"'],
+    ['latest=0', 'latest must be an integer from 1 to 1000, got "0"'],
+    ['latest=x', 'latest must be an integer from 1 to 1000, got "x"'],
+    ['latest=5&after=1', 'latest reads the newest events: it cannot be combined with after, limit or wait'],
+    ['latest=5&wait=1', 'latest reads the newest events: it cannot be combined with after, limit or wait'],
   ]) {
     it(`refuses ${query}`, async () => {
       const res = await t.call({ method: 'GET', url: `${EVENTS}?${query}` });

@@ -103,6 +103,7 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('evaluate', 'batchEvaluate', 'evaluateDefinition') }, { weight: 1, arbitrary: anyText }),
   after: number,
   limit: number,
+  latest: number,
   ifNoneMatch: fc.constantFrom('*', 'x'),
   aspect: fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText),
   // Rest.li 2.0's list syntax, or a plain name.
@@ -236,7 +237,7 @@ const ROUTES: RouteSpec[] = [
   { route: 'POST /auth/tokens', methods: ['POST'], pathAndBody: withBody(fc.constant('/openapi/v2/auth/tokens'), bodyBytes(tokenBody)), query: queryString([]) },
   { route: 'GET /auth/tokens', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/auth/tokens')), query: queryString([]) },
   { route: 'DELETE /auth/tokens/{id}', methods: ['DELETE'], pathAndBody: noBody(inUrl(fc.oneof(anyText, fc.uuid())).map((id) => `/openapi/v2/auth/tokens/${id}`)), query: queryString([]) },
-  { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait']) },
+  { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait', 'latest']) },
   { route: 'v3 GET /{type}', methods: ['GET'], pathAndBody: noBody(v3TypePath), query: queryString([...SEARCH_KEYS, 'aspects', 'aspectNames', 'pitKeepAlive', 'skipCache']) },
   { route: 'v3 POST /{type}', methods: ['POST'], pathAndBody: withBody(v3TypePath, bodyBytes(v3WriteBody)), query: queryString(['async', 'systemMetadata', 'createIfNotExists', 'createEntityIfNotExists']), weight: 3 },
   { route: 'v3 POST /{type}', methods: ['POST'], pathAndBody: wellFormedV3Write, query: fc.constant(''), weight: 1 },

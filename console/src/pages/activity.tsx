@@ -51,7 +51,13 @@ export default function Activity(_: { route: Route; session: Session }) {
       let failures = 0;
       while (!signal.aborted) {
         try {
-          if (cursor.current === undefined) cursor.current = Math.max(0, (await lastSequence(signal)) - KEEP);
+          if (cursor.current === undefined) {
+            // The newest events first, then everything after them as it is committed.
+            const newest = (await api<EventPage>('GET', `${EVENTS}?latest=${KEEP}`, { signal })).body;
+            if (signal.aborted) return;
+            cursor.current = newest.nextAfter;
+            setEvents(newest.events.reverse());
+          }
           setState('live');
           const params = new URLSearchParams({ after: String(cursor.current), limit: String(KEEP), wait: String(WAIT) });
           const page = (await api<EventPage>('GET', `${EVENTS}?${params}`, { signal })).body;
@@ -132,38 +138,6 @@ const STATE_TEXT: Record<State, string> = {
   paused: 'Paused',
   retrying: 'Reconnecting…',
 };
-
-/**
- * The sequence of the newest event (0 when there is none). The events API reads forward from a
- * sequence only, so this gallops then bisects with one-event reads: about 2·log2(n) small requests.
- */
-async function lastSequence(signal: AbortSignal): Promise<number> {
-  /** The first sequence after `after`, if any. */
-  const next = async (after: number) => {
-    const page = (await api<EventPage>('GET', `${EVENTS}?after=${after}&limit=1`, { signal })).body;
-    return page.events[0]?.sequence;
-  };
-  // lo: a sequence that exists (or 0); hi: none is after it.
-  let lo = (await next(0)) ?? 0;
-  if (lo === 0) return 0;
-  let hi: number | undefined;
-  let step = 1024;
-  while (hi === undefined) {
-    const found = await next(lo + step);
-    if (found === undefined) hi = lo + step;
-    else {
-      lo = found;
-      step *= 2;
-    }
-  }
-  while (hi > lo) {
-    const mid = Math.floor((lo + hi) / 2);
-    const found = await next(mid);
-    if (found === undefined) hi = mid;
-    else lo = found;
-  }
-  return lo;
-}
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

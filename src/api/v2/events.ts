@@ -6,7 +6,7 @@ const READ = { permission: 'read' } as const;
 
 /** `GET /openapi/v2/events`: the change log after a sequence, long-polling when asked. */
 export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog): void {
-  app.get<{ Querystring: { after?: string; limit?: string; wait?: string } }>(
+  app.get<{ Querystring: { after?: string; limit?: string; wait?: string; latest?: string } }>(
     '/openapi/v2/events',
     {
       config: READ,
@@ -21,16 +21,18 @@ export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog): void {
             after: { type: 'string', description: 'the last sequence already handled (default 0: from the oldest kept)' },
             limit: { type: 'string', description: `at most this many events (default 100, at most ${MAX_EVENTS})` },
             wait: { type: 'string', description: `when none is newer, wait up to this many seconds for one (default 0, at most ${MAX_WAIT_SECONDS})` },
+            latest: { type: 'string', description: `instead of after/limit/wait: the newest events, at most this many (1 to ${MAX_EVENTS}), oldest first` },
           },
         },
         answers: {
           200: { description: 'The events, oldest first, and where to continue', body: ref('ChangeLogPage') },
-          400: 'after, limit or wait is not a number in range',
+          400: 'after, limit, wait or latest is not a number in range, or latest comes with the others',
         },
       },
     },
     async (req, reply) => {
-      const { after, limit, waitMs } = readParameters(req.query);
+      const { after, limit, waitMs, latest } = readParameters(req.query);
+      if (latest !== undefined) return changeLog.latest(latest);
       // A client that hangs up stops the wait.
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
