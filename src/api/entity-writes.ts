@@ -76,7 +76,7 @@ export function clientSystemMetadata(raw: unknown, where: string): ClientSystemM
     sm.runId = raw.runId;
   }
   if (raw.lastObserved !== undefined) {
-    if (!Number.isInteger(raw.lastObserved)) throw new ValidationError(`${where}.lastObserved must be an integer`);
+    if (!Number.isSafeInteger(raw.lastObserved)) throw new ValidationError(`${where}.lastObserved must be an integer (epoch milliseconds)`);
     sm.lastObserved = raw.lastObserved as number;
   }
   if (raw.properties !== undefined) {

@@ -6,7 +6,7 @@ import type { EntitySpec, Registry } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
 import type { AuditStamp, SystemMetadata } from '../../store/store.js';
 import { ref } from '../answers.js';
-import { clientSystemMetadata } from './proposal.js';
+import { clientSystemMetadata } from '../entity-writes.js';
 import { restliRoute, restliWriteContext, unservedAction } from './routes.js';
 import { snapshotProposals } from './snapshot.js';
 

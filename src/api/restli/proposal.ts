@@ -1,10 +1,11 @@
 import { ValidationError } from '../../errors.js';
 import { parsePatchDocument } from '../../ingest/patch.js';
-import type { ClientSystemMetadata, Proposal } from '../../ingest/proposal.js';
+import type { Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ChangeType } from '../../store/store.js';
 import { parseUrn } from '../../urn/urn.js';
+import { clientSystemMetadata } from '../entity-writes.js';
 import { parseAspectJson } from './aspect-value.js';
 
 const SUPPORTED: readonly ChangeType[] = ['UPSERT', 'CREATE', 'CREATE_ENTITY', 'PATCH', 'DELETE'];
@@ -69,32 +70,6 @@ function aspectJson(aspect: unknown, where: string, types: readonly string[]): u
     throw new ValidationError(`${where}.aspect.contentType must be ${types.join(' or ')}, got ${JSON.stringify(aspect.contentType ?? null)}`);
   }
   return parseAspectJson(aspect.value, `${where}.aspect.value`);
-}
-
-/**
- * What the write path keeps of the emitter's system metadata: runId, lastObserved, properties.
- * The rest (lastRunId, pipelineName, registry names, version) is DataHub's own bookkeeping.
- */
-export function clientSystemMetadata(raw: unknown, where: string): ClientSystemMetadata | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (!isRecord(raw)) throw new ValidationError(`${where} must be an object`);
-  const sm: ClientSystemMetadata = {};
-  if (raw.runId !== undefined) {
-    if (typeof raw.runId !== 'string') throw new ValidationError(`${where}.runId must be a string`);
-    sm.runId = raw.runId;
-  }
-  if (raw.lastObserved !== undefined) {
-    if (!Number.isSafeInteger(raw.lastObserved)) throw new ValidationError(`${where}.lastObserved must be an integer (epoch milliseconds)`);
-    sm.lastObserved = raw.lastObserved as number;
-  }
-  if (raw.properties !== undefined) {
-    const props = raw.properties;
-    if (!isRecord(props) || !Object.values(props).every((v) => typeof v === 'string')) {
-      throw new ValidationError(`${where}.properties must map strings to strings`);
-    }
-    sm.properties = props as Record<string, string>;
-  }
-  return sm;
 }
 
 /**
