@@ -1,6 +1,6 @@
 /**
  * What the load benchmarks share: settings, the bare and urnbase child processes, the seeded
- * datasets, the bare baseline, interleaved autocannon rounds, write verification and the report.
+ * datasets, the bare baseline, interleaved wrk rounds, write verification and the report.
  * A benchmark is a Suite handed to runSuite. The machine is small and shared, so each scenario
  * runs in several interleaved rounds and we report medians and ratios against the bare server.
  *
@@ -14,7 +14,6 @@
  *   --profile <dir>             run urnbase under node --cpu-prof, profiles written to <dir>
  *   --no-auth                   run urnbase with --auth false, for comparison (the header is still sent)
  */
-import autocannon, { type Request, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -25,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pg from 'pg';
+import { requireWrk, runStaticWrk, runWrk, writeRequests, type HttpRequest, type WrkResult } from './wrk.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
 const URNBASE_MAIN = path.resolve(HERE, '../src/main.js');
@@ -46,7 +46,7 @@ interface Settings {
 export const HARNESS_OPTIONS = {
   duration: { type: 'string', default: '5' },
   rounds: { type: 'string', default: '3' },
-  connections: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '16' },
   quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
   profile: { type: 'string' },
   'no-auth': { type: 'boolean', default: false },
@@ -194,7 +194,6 @@ export const V2 = '/openapi/v2/entity';
 /** The admin secret urnbase is started with (URNBASE_ADMIN_TOKEN), new for every benchmark run. */
 const ADMIN_SECRET = `urnb_bench_${randomBytes(24).toString('hex')}`;
 const AUTHORIZATION = `Bearer ${ADMIN_SECRET}`;
-// Fresh objects each time: autocannon writes Content-Length into the headers object it is given.
 /** The headers every request sends: the admin token. */
 export const authHeaders = (): Record<string, string> => ({ authorization: AUTHORIZATION });
 /** The admin token and a JSON content type (or another one, e.g. application/json-patch+json). */
@@ -223,11 +222,15 @@ export interface Scenario {
   server: 'bare' | 'urnbase';
   /** Each 2xx answer must have stored one new version: checked by Suite.writtenVersions. */
   writes?: boolean;
-  /** The varying part of each request. */
-  request: () => Request;
+  /** The next request (it is sent with authHeaders()); wrk replays a prepared list of them (see prepare). */
+  request: () => HttpRequest;
 }
 
-export const BARE_GET: Scenario = { name: 'bare GET', server: 'bare', request: () => ({ method: 'GET', path: `/bare/${pickDataset()}` }) };
+export const BARE_GET: Scenario = {
+  name: 'bare GET',
+  server: 'bare',
+  request: () => ({ method: 'GET', path: `/bare/${pickDataset()}`, headers: authHeaders() }),
+};
 /** The baseline of every write benchmark. */
 export const BARE_POST: Scenario = {
   name: 'bare POST',
@@ -263,20 +266,23 @@ export async function aspectVersion(base: string, encodedUrn: string, aspect: st
   return Number(body.systemMetadata.version);
 }
 
-async function run(base: string, scenario: Scenario, duration: number, connections: number): Promise<Result> {
-  return autocannon({
-    url: base,
-    connections,
-    duration,
-    requests: [
-      {
-        setupRequest: (request) => {
-          const next = scenario.request();
-          return { ...request, ...next, headers: { ...authHeaders(), ...next.headers } };
-        },
-      },
-    ],
-  });
+/**
+ * How many requests wrk replays in a cycle. A writing scenario's list is made anew for every run
+ * and is long enough not to wrap at 15,000 writes/s, so every write stores a value new to its
+ * dataset (a multiple of DATASETS: were it to wrap, a dataset would still get a value other than
+ * its last). Reads cycle over a shorter list.
+ */
+const listLength = (scenario: Scenario, duration: number): number =>
+  scenario.writes ? Math.ceil((15_000 * duration) / DATASETS) * DATASETS : 20 * DATASETS;
+
+async function prepare(dir: string, base: string, scenario: Scenario, duration: number): Promise<string> {
+  const file = path.join(dir, `${scenario.name.replace(/\W+/g, '-')}.requests`);
+  const request = (): HttpRequest => {
+    const next = scenario.request();
+    return { ...next, headers: { ...authHeaders(), ...next.headers } };
+  };
+  await writeRequests(file, base, Array.from({ length: listLength(scenario, duration) }, request));
+  return file;
 }
 
 /**
@@ -328,24 +334,32 @@ export const median = (xs: number[]): number => {
 };
 export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-function describeFailures(r: Result): string | undefined {
-  if (r.non2xx === 0 && r.errors === 0) return undefined;
-  const codes = Object.entries(r.statusCodeStats)
-    .filter(([code]) => !code.startsWith('2'))
-    .map(([code, { count }]) => `${code}×${count}`)
-    .join(' ');
-  return `${r.non2xx} non-2xx (${codes || 'none'}), ${r.errors} errors, ${r.timeouts} timeouts`;
+function describeFailures(r: WrkResult): string | undefined {
+  const errors = r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout;
+  if (r.other === 0 && errors === 0) return undefined;
+  const e = r.errors;
+  return `${r.other} non-2xx (${r.otherStatuses || 'none'}), socket errors: connect ${e.connect}, read ${e.read}, write ${e.write}, timeout ${e.timeout}`;
 }
+
+/** The baselines wrk's static mode also measures, to show the scripted runs do not cap them. */
+const STATIC_CHECKS: Record<string, (base: string) => { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }> = {
+  [BARE_GET.name]: (base) => ({ url: `${base}/bare/${encodedUrns[0]}`, method: 'GET', headers: authHeaders() }),
+  [BARE_POST.name]: (base) => ({ url: `${base}/bare/${encodedUrns[0]}`, method: 'POST', headers: jsonHeaders(), body: freshTagsBody() }),
+};
+/** A scripted baseline must reach this share of wrk's static mode on the same route. */
+const GENERATOR_FLOOR = 0.9;
 
 async function measure(suite: Suite): Promise<void> {
   const s = settings(suite.options);
+  const wrkVersion = requireWrk();
   console.log(suite.title);
   console.log(
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${os.platform()} ${os.arch()}, ` +
       `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
   );
   console.log(
-    `${s.connections} connections, ${s.warmup} s warm-up per scenario, ${s.rounds} round(s) of ${s.duration} s per scenario, ` +
+    `load: ${wrkVersion}, 1 thread, ${s.connections} connections; ${s.warmup} s warm-up per scenario, ` +
+      `${s.rounds} interleaved round(s) of ${s.duration} s per scenario, ` +
       `${suite.seeded}${s.profileDir ? `, urnbase under --cpu-prof → ${s.profileDir}` : ''}`,
   );
   console.log(
@@ -354,8 +368,8 @@ async function measure(suite: Suite): Promise<void> {
       : 'auth OFF (--no-auth): urnbase started with --auth false; requests still send the Authorization header\n',
   );
 
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'urnbase-bench-'));
-  tmpDirs.add(dataDir);
+  const dataDir = await makeTempDir();
+  const workDir = await makeTempDir('urnbase-bench-requests-');
   const database = s.postgres ? await benchDatabase() : undefined;
   if (database) console.log(`store: PostgreSQL (a fresh database on ${database.url.replace(/\/[^/]*$/, '')})\n`);
   const [barePort, urnbasePort] = [await freePort(), await freePort()];
@@ -383,26 +397,41 @@ async function measure(suite: Suite): Promise<void> {
 
     let writesOk = 0;
     const invalid: string[] = [];
-    const check = (scenario: Scenario, r: Result, label: string): void => {
-      if (scenario.writes) writesOk += r['2xx'];
+    const check = (scenario: Scenario, r: WrkResult, label: string): void => {
+      if (scenario.writes) writesOk += r.ok;
       const failure = describeFailures(r);
       if (failure) {
         invalid.push(`${scenario.name} ${label}: ${failure}`);
         console.log(`!!! INVALID RUN: ${scenario.name} ${label}: ${failure}`);
       }
     };
+    // Read lists are made once; a writing scenario's list anew for every run (fresh values).
+    const readLists = new Map<Scenario, string>();
+    const requestsFor = async (scenario: Scenario, duration: number): Promise<string> => {
+      if (scenario.writes) return prepare(workDir, bases[scenario.server], scenario, duration);
+      if (!readLists.has(scenario)) readLists.set(scenario, await prepare(workDir, bases[scenario.server], scenario, duration));
+      return readLists.get(scenario)!;
+    };
+    const runScenario = async (scenario: Scenario, duration: number): Promise<WrkResult> =>
+      runWrk(bases[scenario.server], await requestsFor(scenario, duration), duration, s.connections);
 
-    for (const scenario of suite.scenarios) {
-      check(scenario, await run(bases[scenario.server], scenario, s.warmup, s.connections), 'warm-up');
-    }
-    const results = new Map<Scenario, Result[]>(suite.scenarios.map((sc) => [sc, []]));
+    for (const scenario of suite.scenarios) check(scenario, await runScenario(scenario, s.warmup), 'warm-up');
+    const statics = suite.scenarios.filter((sc) => STATIC_CHECKS[sc.name]);
+    const results = new Map<Scenario, WrkResult[]>(suite.scenarios.map((sc) => [sc, []]));
+    const staticRates = new Map<Scenario, number[]>(statics.map((sc) => [sc, []]));
     for (let round = 1; round <= s.rounds; round++) {
       const line: string[] = [];
+      for (const scenario of statics) {
+        const { url, method, headers, body } = STATIC_CHECKS[scenario.name](bases.bare);
+        const rate = await runStaticWrk(url, method, headers, body, s.duration, s.connections, workDir);
+        staticRates.get(scenario)!.push(rate);
+        line.push(`${scenario.name} (wrk static) ${fmt(rate)}`);
+      }
       for (const scenario of suite.scenarios) {
-        const r = await run(bases[scenario.server], scenario, s.duration, s.connections);
+        const r = await runScenario(scenario, s.duration);
         check(scenario, r, `round ${round}`);
         results.get(scenario)!.push(r);
-        line.push(`${scenario.name} ${fmt(r.requests.average)}`);
+        line.push(`${scenario.name} ${fmt(r.rate)}`);
       }
       console.log(`round ${round}: ${line.join(' | ')} req/s`);
     }
@@ -426,33 +455,46 @@ async function measure(suite: Suite): Promise<void> {
       const rs = results.get(scenario)!;
       return [
         scenario.name,
-        fmt(median(rs.map((r) => r.requests.average))),
-        rs.map((r) => fmt(r.requests.average)).join(' / '),
-        fmt(median(rs.map((r) => r.latency.p50)), 1),
-        fmt(median(rs.map((r) => r.latency.p99)), 1),
-        String(rs.reduce((n, r) => n + r.non2xx, 0)),
+        fmt(median(rs.map((r) => r.rate))),
+        rs.map((r) => fmt(r.rate)).join(' / '),
+        fmt(median(rs.map((r) => r.latencyMs.p50)), 2),
+        fmt(median(rs.map((r) => r.latencyMs.p99)), 2),
+        String(rs.reduce((n, r) => n + r.other, 0)),
       ];
     });
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
     for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
     console.log();
 
-    const rate = (name: string) => median(results.get(suite.scenarios.find((sc) => sc.name === name)!)!.map((r) => r.requests.average));
+    const rate = (name: string) => median(results.get(suite.scenarios.find((sc) => sc.name === name)!)!.map((r) => r.rate));
+    for (const scenario of statics) {
+      const scripted = rate(scenario.name);
+      const standalone = median(staticRates.get(scenario)!);
+      const share = scripted / standalone;
+      const verdict = share >= GENERATOR_FLOOR ? 'ok' : 'THE GENERATOR CAPS THE BASELINE';
+      console.log(
+        `generator check: ${scenario.name} ${fmt(scripted)} req/s scripted = ${(share * 100).toFixed(0)}% of wrk static ${fmt(standalone)} req/s ` +
+          `(must be ≥ ${GENERATOR_FLOOR * 100}%): ${verdict}`,
+      );
+      if (share < GENERATOR_FLOOR) invalid.push(`${scenario.name}: the scripted load reached ${(share * 100).toFixed(0)}% of wrk's static mode`);
+    }
     const labelWidth = Math.max(22, ...suite.ratios.map((r) => r.label.length));
     for (const { label, scenario, baseline, target } of suite.ratios) {
       const ratio = rate(scenario) / rate(baseline);
       const verdict = invalid.length ? 'INVALID' : ratio >= target ? 'PASS' : 'FAIL';
-      console.log(`${label.padEnd(labelWidth)} ${ratio.toFixed(2)}×  target ≥ ${target.toFixed(2)}×  ${verdict}`);
+      console.log(
+        `${label.padEnd(labelWidth)} ${ratio.toFixed(2)}×  (${fmt(rate(scenario))} / ${fmt(rate(baseline))} req/s)  target ≥ ${target.toFixed(2)}×  ${verdict}`,
+      );
     }
     if (invalid.length) {
-      console.log(`\n!!! THESE FIGURES ARE INVALID: ${invalid.length} run(s) had failed requests:`);
+      console.log(`\n!!! THESE FIGURES ARE INVALID: ${invalid.length} problem(s):`);
       for (const line of invalid) console.log(`!!!   ${line}`);
     }
   } finally {
     await Promise.all([stop(bare), stop(urnbase)]);
     await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
-    tmpDirs.delete(dataDir);
+    await removeTempDir(dataDir);
+    await removeTempDir(workDir);
   }
 }
 
