@@ -1,7 +1,11 @@
 import type Database from 'better-sqlite3';
-import { LATEST_COLUMNS, RowAspect, toStored, type AspectRow } from '../rows.js';
+import { RowAspect, toStored, type AspectRow } from '../rows.js';
 import type { StoredAspect } from '../store.js';
+import { systemMetadataSql } from './system-metadata.js';
 import { HISTORY_CHAIN } from './writer.js';
+
+/** Latest rows read as storage version 0 (history rows keep their own version), system metadata as JSON text. */
+const LATEST_COLUMNS = `urn, aspect, 0 AS version, metadata, ${systemMetadataSql('aspects')} AS system_metadata`;
 
 type RawAspectRow = [urn: string, aspect: string, version: number, metadata: string, systemMetadata: string];
 
@@ -38,7 +42,7 @@ export class AspectReads {
            AND aspect IN (SELECT value FROM json_each(?))`,
       ),
       version: db.prepare<[{ urn: string; aspect: string; down_to: number }], AspectRow>(
-        `${HISTORY_CHAIN} SELECT h.urn, h.aspect, h.version, h.metadata, h.system_metadata
+        `${HISTORY_CHAIN} SELECT h.urn, h.aspect, h.version, h.metadata, ${systemMetadataSql('h')} AS system_metadata
            FROM chain JOIN aspect_history h USING (id) WHERE chain.version = :down_to`,
       ),
       scanAspect: db.prepare<[string, string, number], AspectRow>(

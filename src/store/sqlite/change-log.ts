@@ -1,5 +1,18 @@
 import type Database from 'better-sqlite3';
-import { EVENT_COLUMNS, toEvent, type EventRow } from '../rows.js';
+import { toEvent, type EventRow } from '../rows.js';
+import { systemMetadataSql } from './system-metadata.js';
+
+/**
+ * An event's columns as the shared EventRow has them: values it refers to (see event-rows.ts) are
+ * read from the aspects row that still holds them, or the history row they moved to.
+ */
+const EVENT_COLUMNS = `c.sequence, c.urn, c.entity_type, c.aspect, c.change_type, c.created_on, c.created_by,
+  CASE WHEN c.value_of IS NULL THEN c.value
+       WHEN c.value_of = 0 THEN (SELECT a.metadata FROM aspects a WHERE a.urn = c.urn AND a.aspect = c.aspect AND a.event = c.sequence)
+       ELSE (SELECT h.metadata FROM aspect_history h WHERE h.id = c.value_of) END AS value,
+  CASE WHEN c.previous_of IS NULL THEN c.previous_value
+       ELSE (SELECT h.metadata FROM aspect_history h WHERE h.id = c.previous_of) END AS previous_value,
+  ${systemMetadataSql('c')} AS system_metadata`;
 import type { LoggedEvent } from '../store.js';
 
 const PRUNE_CHUNK = 5000;
@@ -10,7 +23,7 @@ export class SqliteChangeLog {
 
   constructor(db: Database.Database) {
     this.stmt = {
-      events: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log WHERE sequence > ? ORDER BY sequence LIMIT ?`),
+      events: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log c WHERE c.sequence > ? ORDER BY c.sequence LIMIT ?`),
       // Creation times follow sequence order: what goes is the log's oldest stretch.
       firstKept: db.prepare<[number], number>(`SELECT sequence FROM change_log WHERE created_on >= ? ORDER BY sequence LIMIT 1`).pluck(),
       // A chunk at a time, so a large prune never holds the write lock for long.

@@ -169,7 +169,50 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      content = '', tokenize = 'unicode61 remove_diacritics 2'
    );
    DELETE FROM search_meta WHERE key = 'version';`,
+  // Compact rows (see system-metadata.ts and event-rows.ts): system metadata in columns of what
+  // differs from the usual shape, and change-log events that refer to the versions they log
+  // (`event`: the event that wrote a version, while it may still be kept). Existing rows whose
+  // system metadata the columns give back byte for byte are converted; existing events keep their
+  // values inline, and go with retention.
+  `${['aspects', 'aspect_history', 'change_log']
+    .map((table) => `ALTER TABLE ${table} ADD COLUMN sm_observed INTEGER;  -- lastObserved, when not created_on
+   ALTER TABLE ${table} ADD COLUMN sm_run TEXT;            -- runId, if any
+   ALTER TABLE ${table} ADD COLUMN sm_source TEXT;         -- properties.eventSource; NULL: system_metadata holds the JSON
+   ALTER TABLE ${table} ADD COLUMN sm_created_on INTEGER;  -- aspectCreated.time, when not created_on
+   ALTER TABLE ${table} ADD COLUMN sm_created_by TEXT;     -- aspectCreated.actor, when not created_by`)
+    .join('\n')}
+   ALTER TABLE aspects ADD COLUMN event INTEGER;
+   ALTER TABLE aspect_history ADD COLUMN event INTEGER;
+   ALTER TABLE change_log ADD COLUMN version INTEGER;      -- systemMetadata.version, when compact
+   ALTER TABLE change_log ADD COLUMN value_of INTEGER;     -- NULL: value inline; 0: the aspects row whose event this is; else aspect_history.id
+   ALTER TABLE change_log ADD COLUMN previous_of INTEGER;  -- NULL: previous_value inline; else aspect_history.id
+   UPDATE change_log SET version = CAST(json_extract(system_metadata, '$.version') AS INTEGER)
+    WHERE json_type(system_metadata, '$.version') = 'text';
+   ${['aspects', 'aspect_history', 'change_log']
+     .map((table) => `UPDATE ${table} SET
+       sm_observed = nullif(json_extract(system_metadata, '$.lastObserved'), created_on),
+       sm_run = json_extract(system_metadata, '$.runId'),
+       sm_source = json_extract(system_metadata, '$.properties.eventSource'),
+       sm_created_on = nullif(json_extract(system_metadata, '$.aspectCreated.time'), created_on),
+       sm_created_by = nullif(json_extract(system_metadata, '$.aspectCreated.actor'), created_by)
+     WHERE json_valid(system_metadata) AND json_type(system_metadata, '$.properties.eventSource') = 'text' AND version IS NOT NULL;
+   UPDATE ${table} SET system_metadata = '' WHERE sm_source IS NOT NULL AND ${compactSystemMetadata8(table)} IS system_metadata;
+   UPDATE ${table} SET sm_observed = NULL, sm_run = NULL, sm_source = NULL, sm_created_on = NULL, sm_created_by = NULL
+    WHERE system_metadata IS NOT '';`)
+     .join('\n   ')}
+   UPDATE change_log SET version = NULL WHERE system_metadata IS NOT '';`,
 ];
+
+/**
+ * Step 8's copy of system-metadata.ts's systemMetadataSql (a step must not change when the code
+ * does): the JSON text compact columns stand for, compared with the text they would replace.
+ */
+function compactSystemMetadata8(t: string): string {
+  return `('{"version":"' || ${t}.version || '","lastObserved":' || coalesce(${t}.sm_observed, ${t}.created_on)
+    || coalesce(',"runId":"' || ${t}.sm_run || '"', '') || ',"properties":{"eventSource":"' || ${t}.sm_source
+    || '"},"aspectCreated":{"time":' || coalesce(${t}.sm_created_on, ${t}.created_on) || ',"actor":"' || coalesce(${t}.sm_created_by, ${t}.created_by)
+    || '"},"aspectModified":{"time":' || ${t}.created_on || ',"actor":"' || ${t}.created_by || '"}}')`;
+}
 
 /** Runs the steps not yet applied, each in a transaction of its own; returns how many ran. */
 export function migrate(db: Database.Database): number {

@@ -1,9 +1,12 @@
 import type Database from 'better-sqlite3';
 import { SqliteIndexWriter } from './search-index.js';
-import { StaleWriteError, type AspectWrite, type ChangeEvent, type CommitBatch } from '../store.js';
+import { StaleWriteError, type AspectPut, type AspectWrite, type CommitBatch } from '../store.js';
 import { jsonText } from '../../json.js';
+import { aspectKey, EVENT_INSERT_COLUMNS, PendingEvents } from './event-rows.js';
+import { encodeSystemMetadata, SM_COLUMNS } from './system-metadata.js';
 
-const HISTORY_COLUMNS = 'urn, aspect, version, metadata, system_metadata, created_on, created_by';
+const SM = SM_COLUMNS.join(', ');
+const HISTORY_COLUMNS = `urn, aspect, version, metadata, system_metadata, ${SM}, created_on, created_by, event`;
 
 /** The ids of an aspect's history rows, newest first (see the schema's note on the chain). */
 export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS (
@@ -14,11 +17,20 @@ export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS 
      WHERE c.version > :down_to
   )`;
 
+interface VersionRow {
+  /** null: the latest value (the aspects row). */
+  id: number | null;
+  event: number | null;
+  previous_id: number | null;
+  metadata: string;
+}
+
 /**
  * The statements that change the catalog. Latest values are updated in place in `aspects`; the
  * value they replace is appended to `aspect_history`, whose rowid key puts every new row on the
  * table's last page. (Keeping history rows beside the latest ones, as a first version did, made
  * each write split and rebalance random pages of one big tree: a third more pages per commit.)
+ * A change-log event refers to the versions it logs instead of repeating them (event-rows.ts).
  */
 export class SqliteWriter {
   private readonly stmt;
@@ -29,34 +41,56 @@ export class SqliteWriter {
     this.index = new SqliteIndexWriter(db);
     this.stmt = {
       current: db.prepare<[string, string], { version: number }>('SELECT version FROM aspects WHERE urn = ? AND aspect = ?'),
+      lastSequence: db.prepare<[], number>(`SELECT seq FROM sqlite_sequence WHERE name = 'change_log'`).pluck(),
       // The version guard is the compare-and-set: nothing archived means a concurrent writer won.
-      archive: db.prepare(
+      archive: db.prepare<[string, string, number], { id: number; event: number | null }>(
         `INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS})
-         SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ?`,
+         SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ? RETURNING id, event`,
+      ),
+      // The same, when an event will name the archived value as its previous one (if it is the same text).
+      archiveText: db.prepare<[string, string, number], { id: number; event: number | null; metadata: string }>(
+        `INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS})
+         SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ? RETURNING id, event, metadata`,
       ),
       update: db.prepare(
-        `UPDATE aspects SET metadata = ?, system_metadata = ?, version = ?, created_on = ?, created_by = ?, history_id = ?
+        `UPDATE aspects SET metadata = ?, system_metadata = ?, sm_observed = ?, sm_run = ?, sm_source = ?, sm_created_on = ?, sm_created_by = ?,
+                version = ?, created_on = ?, created_by = ?, history_id = ?, event = ?
           WHERE urn = ? AND aspect = ?`,
       ),
       insert: db.prepare(
-        `INSERT INTO aspects (urn, aspect, entity_type, metadata, system_metadata, version, created_on, created_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO aspects (urn, aspect, entity_type, metadata, system_metadata, ${SM}, version, created_on, created_by, event)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      touch: db.prepare('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = ?'),
+      touch: db.prepare(
+        `UPDATE aspects SET system_metadata = ?, sm_observed = ?, sm_run = ?, sm_source = ?, sm_created_on = ?, sm_created_by = ?, created_on = ?, created_by = ?
+          WHERE urn = ? AND aspect = ? AND version = ?`,
+      ),
       remove: db.prepare('DELETE FROM aspects WHERE urn = ? AND aspect = ?'),
       removeHistory: db.prepare(`DELETE FROM aspect_history WHERE id IN (${HISTORY_CHAIN} SELECT id FROM chain)`),
-      event: db.prepare(
-        `INSERT INTO change_log (urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      versions: db.prepare<[{ urn: string; aspect: string }], VersionRow>(
+        `WITH RECURSIVE versions(id, event, previous_id, metadata) AS (
+           SELECT NULL, event, history_id, metadata FROM aspects WHERE urn = :urn AND aspect = :aspect
+           UNION ALL
+           SELECT h.id, h.event, h.previous_id, h.metadata FROM versions v JOIN aspect_history h ON h.id = v.previous_id
+         ) SELECT * FROM versions`,
       ),
+      // An event whose value moved from the aspects row to history row `value_of`.
+      moved: db.prepare<[number, number]>('UPDATE change_log SET value_of = ? WHERE sequence = ? AND value_of = 0'),
+      // Before a delete removes the versions events refer to, the events get their values back.
+      keepValue: db.prepare<[string, number, number]>('UPDATE change_log SET value = ?, value_of = NULL WHERE sequence = ? AND value_of = ?'),
+      keepPrevious: db.prepare<[string, number, number]>('UPDATE change_log SET previous_value = ?, previous_of = NULL WHERE sequence = ? AND previous_of = ?'),
+      event: db.prepare(`INSERT INTO change_log (${EVENT_INSERT_COLUMNS}) VALUES (${EVENT_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`),
     };
     this.group = db.transaction((group: readonly CommitBatch[]) => {
       for (const batch of group) {
         const index = batch.index ?? [];
         // Entity ids come from key rows, which a delete removes: read them first.
         const ids = this.index.entityIds(index);
-        for (const write of batch.writes) this.apply(write);
-        for (const event of batch.events) this.append(event);
+        // Events are numbered before the writes, which name them; a value the batch also removes is kept inline.
+        const removed = new Set(batch.writes.filter((w) => w.kind === 'remove').map((w) => aspectKey(w.urn, w.aspect)));
+        const events = new PendingEvents(batch.events, (this.stmt.lastSequence.get() ?? 0) + 1, removed);
+        for (const write of batch.writes) this.apply(write, events);
+        for (const row of events.rows) this.stmt.event.run(...PendingEvents.values(row));
         this.index.write(index, ids);
       }
     });
@@ -84,54 +118,56 @@ export class SqliteWriter {
     }
   }
 
-  private nullable(value: unknown): string | null {
-    return value === undefined || value === null ? null : jsonText(value);
-  }
-
-  private apply(write: AspectWrite): void {
+  private apply(write: AspectWrite, events: PendingEvents): void {
     const { urn, aspect, expectedVersion } = write;
     const stale = () => new StaleWriteError(`${urn} ${aspect}: expected version ${expectedVersion}`);
     switch (write.kind) {
-      case 'put': {
-        const sm = write.systemMetadata;
-        const value = jsonText(write.value);
-        const systemMetadata = jsonText(sm);
-        const version = Number(sm.version);
-        const { time, actor } = sm.aspectModified;
-        if (expectedVersion > 0) {
-          const archived = this.stmt.archive.run(urn, aspect, expectedVersion);
-          if (archived.changes === 0) throw stale();
-          this.stmt.update.run(value, systemMetadata, version, time, actor, archived.lastInsertRowid, urn, aspect);
-        } else if (this.stmt.current.get(urn, aspect)) {
-          throw stale();
-        } else {
-          this.stmt.insert.run(urn, aspect, write.entityType, value, systemMetadata, version, time, actor);
-        }
+      case 'put':
+        return this.put(write, events, stale);
+      case 'touch': {
+        const { time, actor } = write.systemMetadata.aspectModified;
+        const sm = encodeSystemMetadata(write.systemMetadata, expectedVersion, time, actor);
+        if (this.stmt.touch.run(...sm, time, actor, urn, aspect, expectedVersion).changes === 0) throw stale();
         break;
       }
-      case 'touch':
-        if (this.stmt.touch.run(jsonText(write.systemMetadata), urn, aspect, expectedVersion).changes === 0) throw stale();
-        break;
-      case 'remove':
+      case 'remove': {
         if ((this.stmt.current.get(urn, aspect)?.version ?? 0) !== expectedVersion) throw stale();
+        const versions = this.stmt.versions.all({ urn, aspect });
+        const byId = new Map(versions.map((v) => [v.id, v]));
+        for (const v of versions) {
+          if (v.event === null) continue;
+          this.stmt.keepValue.run(v.metadata, v.event, v.id ?? 0);
+          const previous = v.previous_id === null ? undefined : byId.get(v.previous_id);
+          if (previous) this.stmt.keepPrevious.run(previous.metadata, v.event, v.previous_id as number);
+        }
         this.stmt.removeHistory.run({ urn, aspect, down_to: 0 });
         this.stmt.remove.run(urn, aspect);
         break;
+      }
     }
   }
 
-  private append(e: ChangeEvent): void {
-    this.stmt.event.run(
-      e.urn,
-      e.entityType,
-      e.aspect,
-      e.changeType,
-      e.created.time,
-      e.created.actor,
-      this.nullable(e.value),
-      this.nullable(e.previousValue),
-      this.nullable(e.systemMetadata),
-    );
+  private put(write: AspectPut, events: PendingEvents, stale: () => StaleWriteError): void {
+    const { urn, aspect, expectedVersion } = write;
+    const sm = write.systemMetadata;
+    const value = jsonText(write.value);
+    const version = Number(sm.version);
+    const { time, actor } = sm.aspectModified;
+    const smColumns = encodeSystemMetadata(sm, version, time, actor);
+    const logged = events.claim(write, value);
+    const sequence = logged?.sequence ?? null;
+    if (expectedVersion > 0) {
+      const archived = logged ? this.stmt.archiveText.get(urn, aspect, expectedVersion) : this.stmt.archive.get(urn, aspect, expectedVersion);
+      if (!archived) throw stale();
+      // The event that logged the archived value now finds it in history.
+      if (archived.event !== null && !events.moved(archived.event, archived.id)) this.stmt.moved.run(archived.id, archived.event);
+      if (logged && 'metadata' in archived && archived.metadata === jsonText(logged.event.previousValue)) logged.previousOf = archived.id;
+      this.stmt.update.run(value, ...smColumns, version, time, actor, archived.id, sequence, urn, aspect);
+    } else if (this.stmt.current.get(urn, aspect)) {
+      throw stale();
+    } else {
+      this.stmt.insert.run(urn, aspect, write.entityType, value, ...smColumns, version, time, actor, sequence);
+    }
   }
 }
 

@@ -52,11 +52,18 @@ describe('SQLite store and the write path', () => {
     await ingest.ingest([{ urn, aspect: 'status', changeType: 'DELETE' }], context);
     await store.close();
 
-    const db = new Database(join(dir, 'urnbase.db'), { readonly: true });
-    const events = db
-      .prepare('SELECT aspect, change_type, created_by, value, previous_value FROM change_log WHERE urn = ? ORDER BY sequence')
-      .all(urn);
-    db.close();
+    // Read back by a new connection: what was committed, in commit order.
+    const reopened = new SqliteStore(dir);
+    const events = (await reopened.readEvents(0, 1000))
+      .filter((e) => e.urn === urn)
+      .map((e) => ({
+        aspect: e.aspect,
+        change_type: e.changeType,
+        created_by: e.created.actor,
+        value: e.value === null ? null : JSON.stringify(e.value),
+        previous_value: e.previousValue === null ? null : JSON.stringify(e.previousValue),
+      }));
+    await reopened.close();
     assert.deepEqual(events, [
       { aspect: 'datasetKey', change_type: 'UPSERT', created_by: 'urn:li:corpuser:test', value: '{"platform":"urn:li:dataPlatform:hive","name":"store.t","origin":"PROD"}', previous_value: null },
       { aspect: 'browsePathsV2', change_type: 'UPSERT', created_by: 'urn:li:corpuser:test', value: '{"path":[{"id":"Default"}]}', previous_value: null },
