@@ -134,6 +134,7 @@ async function main(): Promise<void> {
   const server = await startUrnbase(dataDir, ['--tests-on-change', 'false', '--tests-interval', '0', ...(database ? ['--database-url', database.url] : [])]);
   console.log(`store: ${database ? 'PostgreSQL' : 'SQLite'}\n`);
   const rows: string[] = [];
+  let loadedAtEnd = 0;
   try {
     const existing = await fetch(`${server.base}${V2}/dataset?count=1`, { headers: authHeaders() });
     let loaded = ((await expectOk(existing, 'counting datasets')) as { totalCount: number }).totalCount;
@@ -168,7 +169,7 @@ async function main(): Promise<void> {
         }
       }, 0);
       const rate = loaded > before ? `${fmt(loadSeconds, 1)} s in all (${fmt((loaded - before) / loadSeconds)} datasets/s)` : 'loaded before';
-      console.log(`${fmt(loaded)} datasets loaded: ${rate}, database ${fmt(bytes / 2 ** 20)} MiB`);
+      console.log(`${fmt(loaded)} datasets loaded: ${rate}, database ${fmt(bytes / 2 ** 20)} MiB (${fmt(bytes / loaded)} bytes per dataset, write-ahead log included)`);
       for (const [kind, make] of Object.entries(QUERIES)) {
         for (let k = 0; k < 20; k++) await request(server.base, make(loaded, 10_000 + k)); // warm-up
         const times: number[] = [];
@@ -186,8 +187,14 @@ async function main(): Promise<void> {
       console.log(`\nload: ${fmt(loaded - before)} datasets × 5 aspects (3 structured properties each) in batches of ${BATCH}: ${fmt(loadSeconds, 1)} s, ${fmt((loaded - before) / loadSeconds)} datasets/s`);
     }
     for (const row of rows) console.log(row);
+    loadedAtEnd = loaded;
   } finally {
     await server.stop();
+    // Closing checkpoints the write-ahead log into the database file and truncates it: what the catalog takes at rest.
+    if (!database && loadedAtEnd > 0) {
+      const bytes = statSync(path.join(dataDir, 'urnbase.db')).size;
+      console.log(`\nat rest (urnbase stopped): urnbase.db ${fmt(bytes / 2 ** 20)} MiB, ${fmt(bytes / loadedAtEnd)} bytes per dataset`);
+    }
     await database?.drop();
     if (!flags.keep) await removeTempDir(dataDir);
   }

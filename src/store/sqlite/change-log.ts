@@ -1,19 +1,20 @@
 import type Database from 'better-sqlite3';
 import { toEvent, type EventRow } from '../rows.js';
+import type { LoggedEvent } from '../store.js';
 import { systemMetadataSql } from './system-metadata.js';
 
 /**
- * An event's columns as the shared EventRow has them: values it refers to (see event-rows.ts) are
- * read from the aspects row that still holds them, or the history row they moved to.
+ * An event's columns as the shared EventRow has them: its urn and aspect, and the values it refers
+ * to (see event-rows.ts), are read from the aspects row that still holds them, or values from the
+ * history row they moved to.
  */
-const EVENT_COLUMNS = `c.sequence, c.urn, c.entity_type, c.aspect, c.change_type, c.created_on, c.created_by,
+const EVENT_COLUMNS = `c.sequence, coalesce(a.urn, c.urn) AS urn, c.entity_type, coalesce(a.aspect, c.aspect) AS aspect, c.change_type, c.created_on, c.created_by,
   CASE WHEN c.value_of IS NULL THEN c.value
-       WHEN c.value_of = 0 THEN (SELECT a.metadata FROM aspects a WHERE a.urn = c.urn AND a.aspect = c.aspect AND a.event = c.sequence)
+       WHEN c.value_of = 0 AND a.event = c.sequence THEN a.metadata
        ELSE (SELECT h.metadata FROM aspect_history h WHERE h.id = c.value_of) END AS value,
   CASE WHEN c.previous_of IS NULL THEN c.previous_value
        ELSE (SELECT h.metadata FROM aspect_history h WHERE h.id = c.previous_of) END AS previous_value,
   ${systemMetadataSql('c')} AS system_metadata`;
-import type { LoggedEvent } from '../store.js';
 
 const PRUNE_CHUNK = 5000;
 
@@ -23,7 +24,7 @@ export class SqliteChangeLog {
 
   constructor(db: Database.Database) {
     this.stmt = {
-      events: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log c WHERE c.sequence > ? ORDER BY c.sequence LIMIT ?`),
+      events: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log c LEFT JOIN aspects a ON a.id = c.aspect_id WHERE c.sequence > ? ORDER BY c.sequence LIMIT ?`),
       // Creation times follow sequence order: what goes is the log's oldest stretch.
       firstKept: db.prepare<[number], number>(`SELECT sequence FROM change_log WHERE created_on >= ? ORDER BY sequence LIMIT 1`).pluck(),
       // A chunk at a time, so a large prune never holds the write lock for long.

@@ -7,7 +7,8 @@ import { encodeSystemMetadata, type SmValues } from './system-metadata.js';
  * writes). An event whose value is a version the batch writes does not repeat it: `value_of` 0
  * says "the aspects row whose `event` is this sequence", and once that value is replaced,
  * SqliteWriter points the event at the history row it moved to (`value_of` = its id). The
- * previous value likewise names the history row it was archived to (`previous_of`). Anything
+ * previous value likewise names the history row it was archived to (`previous_of`), and its urn
+ * and aspect are those of the aspects row (`aspect_id`; the columns hold ''). Anything
  * else (a DELETE's previous value, which the delete removes; values a batch both writes and
  * removes) is kept inline, as before.
  */
@@ -16,6 +17,8 @@ export interface EventRow {
   event: ChangeEvent;
   valueOf: number | null;
   previousOf: number | null;
+  /** The aspects row of the put it logs: its urn and aspect are read from there. */
+  aspectId: number | null;
 }
 
 export class PendingEvents {
@@ -24,7 +27,7 @@ export class PendingEvents {
   private readonly byVersion = new Map<string, EventRow>();
 
   constructor(events: readonly ChangeEvent[], readonly first: number, removed: ReadonlySet<string>) {
-    this.rows = events.map((event, i) => ({ sequence: first + i, event, valueOf: null, previousOf: null }));
+    this.rows = events.map((event, i) => ({ sequence: first + i, event, valueOf: null, previousOf: null, aspectId: null }));
     for (const row of this.rows) {
       const { urn, aspect, changeType, systemMetadata } = row.event;
       if (changeType === 'DELETE' || !systemMetadata || removed.has(aspectKey(urn, aspect))) continue;
@@ -61,11 +64,12 @@ export class PendingEvents {
       smColumns = encodeSystemMetadata(sm, Number(sm.version), e.created.time, e.created.actor);
       if (smColumns[0] === '') version = Number(sm.version);
     }
+    const named = row.aspectId !== null;
     return [
       row.sequence,
-      e.urn,
+      named ? '' : e.urn,
       e.entityType,
-      e.aspect,
+      named ? '' : e.aspect,
       e.changeType,
       e.created.time,
       e.created.actor,
@@ -75,12 +79,13 @@ export class PendingEvents {
       row.previousOf,
       version,
       ...smColumns,
+      row.aspectId,
     ];
   }
 }
 
 export const EVENT_INSERT_COLUMNS =
-  'sequence, urn, entity_type, aspect, change_type, created_on, created_by, value, value_of, previous_value, previous_of, version, system_metadata, sm_observed, sm_run, sm_source, sm_created_on, sm_created_by';
+  'sequence, urn, entity_type, aspect, change_type, created_on, created_by, value, value_of, previous_value, previous_of, version, system_metadata, sm_observed, sm_run, sm_source, sm_created_on, sm_created_by, aspect_id';
 
 export function aspectKey(urn: string, aspect: string): string {
   return `${urn}\u0000${aspect}`;

@@ -171,7 +171,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    DELETE FROM search_meta WHERE key = 'version';`,
   // Compact rows (see system-metadata.ts and event-rows.ts): system metadata in columns of what
   // differs from the usual shape, and change-log events that refer to the versions they log
-  // (`event`: the event that wrote a version, while it may still be kept). Existing rows whose
+  // (`event`: the event that wrote a version, while it may still be kept), and name their aspect
+  // by its row. Existing rows whose
   // system metadata the columns give back byte for byte are converted; existing events keep their
   // values inline, and go with retention.
   `${['aspects', 'aspect_history', 'change_log']
@@ -186,6 +187,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    ALTER TABLE change_log ADD COLUMN version INTEGER;      -- systemMetadata.version, when compact
    ALTER TABLE change_log ADD COLUMN value_of INTEGER;     -- NULL: value inline; 0: the aspects row whose event this is; else aspect_history.id
    ALTER TABLE change_log ADD COLUMN previous_of INTEGER;  -- NULL: previous_value inline; else aspect_history.id
+   ALTER TABLE change_log ADD COLUMN aspect_id INTEGER;    -- the aspects row naming urn and aspect (then ''), while it holds the versions
    UPDATE change_log SET version = CAST(json_extract(system_metadata, '$.version') AS INTEGER)
     WHERE json_type(system_metadata, '$.version') = 'text';
    ${['aspects', 'aspect_history', 'change_log']

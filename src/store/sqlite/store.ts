@@ -55,6 +55,9 @@ export class SqliteStore implements Store {
     this.migrationsRun = migrate(this.db);
     if (file) {
       this.db.pragma('wal_autocheckpoint = 0');
+      // A log that grew under a burst of writes shrinks back when it starts over (SQLite otherwise
+      // keeps the file at its largest, and the data dir with it): to the size at which it restarts.
+      this.db.pragma(`journal_size_limit = ${64 * 2 ** 20}`);
       if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file, () => this.restartLog());
     }
     this.reads = new AspectReads(this.db);

@@ -57,6 +57,11 @@ export class SqliteWriter {
                 version = ?, created_on = ?, created_by = ?, history_id = ?, event = ?
           WHERE urn = ? AND aspect = ?`,
       ),
+      updateNamed: db.prepare<unknown[], { id: number }>(
+        `UPDATE aspects SET metadata = ?, system_metadata = ?, sm_observed = ?, sm_run = ?, sm_source = ?, sm_created_on = ?, sm_created_by = ?,
+                version = ?, created_on = ?, created_by = ?, history_id = ?, event = ?
+          WHERE urn = ? AND aspect = ? RETURNING id`,
+      ),
       insert: db.prepare(
         `INSERT INTO aspects (urn, aspect, entity_type, metadata, system_metadata, ${SM}, version, created_on, created_by, event)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -78,6 +83,7 @@ export class SqliteWriter {
       moved: db.prepare<[number, number]>('UPDATE change_log SET value_of = ? WHERE sequence = ? AND value_of = 0'),
       // Before a delete removes the versions events refer to, the events get their values back.
       keepValue: db.prepare<[string, number, number]>('UPDATE change_log SET value = ?, value_of = NULL WHERE sequence = ? AND value_of = ?'),
+      keepName: db.prepare<[string, string, number]>('UPDATE change_log SET urn = ?, aspect = ?, aspect_id = NULL WHERE sequence = ? AND aspect_id IS NOT NULL'),
       keepPrevious: db.prepare<[string, number, number]>('UPDATE change_log SET previous_value = ?, previous_of = NULL WHERE sequence = ? AND previous_of = ?'),
       event: db.prepare(`INSERT INTO change_log (${EVENT_INSERT_COLUMNS}) VALUES (${EVENT_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`),
     };
@@ -136,6 +142,7 @@ export class SqliteWriter {
         const byId = new Map(versions.map((v) => [v.id, v]));
         for (const v of versions) {
           if (v.event === null) continue;
+          this.stmt.keepName.run(urn, aspect, v.event);
           this.stmt.keepValue.run(v.metadata, v.event, v.id ?? 0);
           const previous = v.previous_id === null ? undefined : byId.get(v.previous_id);
           if (previous) this.stmt.keepPrevious.run(previous.metadata, v.event, v.previous_id as number);
@@ -162,11 +169,13 @@ export class SqliteWriter {
       // The event that logged the archived value now finds it in history.
       if (archived.event !== null && !events.moved(archived.event, archived.id)) this.stmt.moved.run(archived.id, archived.event);
       if (logged && 'metadata' in archived && archived.metadata === jsonText(logged.event.previousValue)) logged.previousOf = archived.id;
-      this.stmt.update.run(value, ...smColumns, version, time, actor, archived.id, sequence, urn, aspect);
+      if (logged) logged.aspectId = (this.stmt.updateNamed.get(value, ...smColumns, version, time, actor, archived.id, sequence, urn, aspect) as { id: number }).id;
+      else this.stmt.update.run(value, ...smColumns, version, time, actor, archived.id, sequence, urn, aspect);
     } else if (this.stmt.current.get(urn, aspect)) {
       throw stale();
     } else {
-      this.stmt.insert.run(urn, aspect, write.entityType, value, ...smColumns, version, time, actor, sequence);
+      const { lastInsertRowid } = this.stmt.insert.run(urn, aspect, write.entityType, value, ...smColumns, version, time, actor, sequence);
+      if (logged) logged.aspectId = Number(lastInsertRowid);
     }
   }
 }

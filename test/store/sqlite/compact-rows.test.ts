@@ -84,21 +84,34 @@ describe('SQLite compact rows', () => {
     ];
     const events = async () => (await store.readEvents(0, 100)).map((e) => [e.sequence, e.value, e.previousValue, e.systemMetadata?.version ?? null]);
     assert.deepEqual(await events(), expected);
-    const rows = () => raw(store).prepare('SELECT sequence, value, value_of, previous_value, previous_of FROM change_log ORDER BY sequence').all();
+    const rows = () =>
+      raw(store).prepare('SELECT sequence, urn, aspect, aspect_id, value, value_of, previous_value, previous_of FROM change_log ORDER BY sequence').all();
     const history = raw(store).prepare<[], number>('SELECT id FROM aspect_history ORDER BY id').pluck().all();
+    const row = raw(store).prepare<[], number>(`SELECT id FROM aspects WHERE aspect = 'a'`).pluck().get();
     assert.deepEqual(rows(), [
-      { sequence: 1, value: null, value_of: history[0], previous_value: null, previous_of: null },
-      { sequence: 2, value: null, value_of: history[1], previous_value: null, previous_of: history[0] },
-      { sequence: 3, value: null, value_of: 0, previous_value: null, previous_of: history[1] },
+      { sequence: 1, urn: '', aspect: '', aspect_id: row, value: null, value_of: history[0], previous_value: null, previous_of: null },
+      { sequence: 2, urn: '', aspect: '', aspect_id: row, value: null, value_of: history[1], previous_value: null, previous_of: history[0] },
+      { sequence: 3, urn: '', aspect: '', aspect_id: row, value: null, value_of: 0, previous_value: null, previous_of: history[1] },
     ]);
+    assert.deepEqual((await store.readEvents(0, 1)).map((e) => [e.urn, e.aspect, e.entityType]), [[urn, 'a', 'dataset']]);
     // Deleting the aspect deletes its versions: the events they logged get their values back first.
     await store.commit({ writes: [{ kind: 'remove', urn, aspect: 'a', expectedVersion: 3 }], events: [event('a', null, v[2], null)] });
     assert.deepEqual(await events(), [...expected, [4, null, v[2], null]]);
+    const inline = { urn, aspect: 'a', aspect_id: null, value_of: null, previous_of: null };
     assert.deepEqual(rows(), [
-      { sequence: 1, value: '{"n":1}', value_of: null, previous_value: null, previous_of: null },
-      { sequence: 2, value: '{"n":2}', value_of: null, previous_value: '{"n":1}', previous_of: null },
-      { sequence: 3, value: '{"n":3}', value_of: null, previous_value: '{"n":2}', previous_of: null },
-      { sequence: 4, value: null, value_of: null, previous_value: '{"n":3}', previous_of: null },
+      { sequence: 1, ...inline, value: '{"n":1}', previous_value: null },
+      { sequence: 2, ...inline, value: '{"n":2}', previous_value: '{"n":1}' },
+      { sequence: 3, ...inline, value: '{"n":3}', previous_value: '{"n":2}' },
+      { sequence: 4, ...inline, value: null, previous_value: '{"n":3}' },
+    ].map((r) => ({ sequence: r.sequence, urn: r.urn, aspect: r.aspect, aspect_id: r.aspect_id, value: r.value, value_of: r.value_of, previous_value: r.previous_value, previous_of: r.previous_of })));
+    // A new value of the same aspect is a new row: the old events keep their names.
+    await store.commit({ writes: [put('a', { n: 'again' }, sm(1, 50), 0)], events: [event('a', { n: 'again' }, null, sm(1, 50))] });
+    assert.deepEqual((await store.readEvents(0, 100)).map((e) => [e.sequence, e.urn, e.aspect, e.value]), [
+      [1, urn, 'a', v[0]],
+      [2, urn, 'a', v[1]],
+      [3, urn, 'a', v[2]],
+      [4, urn, 'a', null],
+      [5, urn, 'a', { n: 'again' }],
     ]);
     assert.equal(raw(store).prepare('SELECT count(*) FROM aspect_history').pluck().get(), 0);
     await store.close();

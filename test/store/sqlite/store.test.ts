@@ -24,6 +24,9 @@ describe('SQLite store and the write path', () => {
     const full = new SqliteStore(join(dir, 'full'), { sync: 'full' });
     assert.deepEqual([synchronous(normal), synchronous(full)], [1, 2]);
     assert.deepEqual(full.location, { kind: 'sqlite', dataDir: join(dir, 'full'), sync: 'full' });
+    // The write-ahead log shrinks back to 64 MiB when it starts over.
+    const limit = (store: SqliteStore) => (store as unknown as { db: Database.Database }).db.pragma('journal_size_limit', { simple: true });
+    assert.deepEqual([limit(normal), limit(full)], [64 * 2 ** 20, 64 * 2 ** 20]);
     await Promise.all([normal.close(), full.close()]);
   });
 
