@@ -203,6 +203,44 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     WHERE system_metadata IS NOT '';`)
      .join('\n   ')}
    UPDATE change_log SET version = NULL WHERE system_metadata IS NOT '';`,
+  // Search index fields by number (search-sql.ts FIELD): a structured property's field is its URN,
+  // ~45 bytes in every row of it, twice (table and index). Derived data: rebuilt at start.
+  `CREATE TABLE search_fields (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+   DROP TABLE search_terms;
+   DROP TABLE search_numbers;
+   DROP TABLE search_term_counts;
+   DROP TABLE search_number_counts;
+   CREATE TABLE search_terms (
+     field INTEGER NOT NULL,
+     value TEXT    NOT NULL,
+     urn   TEXT    NOT NULL,
+     PRIMARY KEY (field, value, urn)
+   ) WITHOUT ROWID;
+   CREATE INDEX search_terms_by_field ON search_terms (field, urn);
+   CREATE TABLE search_numbers (
+     field INTEGER NOT NULL,
+     value REAL    NOT NULL,
+     urn   TEXT    NOT NULL,
+     PRIMARY KEY (field, value, urn)
+   ) WITHOUT ROWID;
+   CREATE INDEX search_numbers_by_field ON search_numbers (field, urn);
+   CREATE TABLE search_term_counts (
+     field INTEGER NOT NULL,
+     type  TEXT    NOT NULL,
+     value TEXT    NOT NULL,
+     n     INTEGER NOT NULL,
+     PRIMARY KEY (field, type, value)
+   ) WITHOUT ROWID;
+   CREATE TABLE search_number_counts (
+     field INTEGER NOT NULL,
+     type  TEXT    NOT NULL,
+     value REAL    NOT NULL,
+     n     INTEGER NOT NULL,
+     PRIMARY KEY (field, type, value)
+   ) WITHOUT ROWID;
+   DELETE FROM search_docs;
+   INSERT INTO search_text (search_text) VALUES ('delete-all');
+   DELETE FROM search_meta WHERE key = 'version';`,
 ];
 
 /**

@@ -3,7 +3,8 @@ import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.
 
 /**
  * Writes the search index, inside the transaction that writes the aspects (SqliteWriter calls it):
- * - keyword values and numbers: a row per (field, value, urn), changed by difference, and a count
+ * - keyword values and numbers: a row per (field, value, urn), changed by difference (a field by
+ *   its number in search_fields), and a count
  *   per (field, entity type, value), so that single-valued fields are counted without a scan;
  * - full text: one FTS document per entity (its rowid the entity's key aspect row id, stable for
  *   the entity's life), joined from per-aspect texts kept in search_docs: a search for several
@@ -13,9 +14,13 @@ import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.
  */
 export class SqliteIndexWriter {
   private readonly stmt;
+  /** Field numbers (search_fields) by name; numbers never change once committed. */
+  private readonly fields = new Map<string, number>();
 
   constructor(db: Database.Database) {
     this.stmt = {
+      fieldId: db.prepare<[string], number>('SELECT id FROM search_fields WHERE name = ?').pluck(),
+      fieldInsert: db.prepare<[string]>('INSERT INTO search_fields (name) VALUES (?)'),
       entityId: db.prepare<[string, string], number>('SELECT id FROM aspects WHERE urn = ? AND aspect = ?').pluck(),
       termInsert: db.prepare('INSERT OR IGNORE INTO search_terms (field, value, urn) VALUES (?, ?, ?)'),
       termDelete: db.prepare('DELETE FROM search_terms WHERE field = ? AND value = ? AND urn = ?'),
@@ -41,6 +46,19 @@ export class SqliteIndexWriter {
     };
   }
 
+  /** A field's number, numbering a new field (in the commit's transaction: see forgetFields). */
+  private field(name: string): number {
+    let id = this.fields.get(name) ?? this.stmt.fieldId.get(name);
+    if (id === undefined) id = Number(this.stmt.fieldInsert.run(name).lastInsertRowid);
+    this.fields.set(name, id);
+    return id;
+  }
+
+  /** After a rollback: numbers given in it were not kept (another field may get them). */
+  forgetFields(): void {
+    this.fields.clear();
+  }
+
   /** Before the aspect writes: the ids of entities whose text changes (a deleted entity's id goes with its key row). */
   entityIds(index: readonly IndexWrite[]): Map<string, number> {
     const ids = new Map<string, number>();
@@ -58,10 +76,22 @@ export class SqliteIndexWriter {
     const changed = new Map<number, { urn: string; before: AspectText[]; after: Map<string, AspectText> }>();
     for (const entry of index) {
       const type = entityType(entry.urn);
-      for (const [field, value] of entry.removeTerms) if (this.stmt.termDelete.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, -1);
-      for (const [field, value] of entry.addTerms) if (this.stmt.termInsert.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, 1);
-      for (const [field, value] of entry.removeNumbers) if (this.stmt.numberDelete.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, -1);
-      for (const [field, value] of entry.addNumbers) if (this.stmt.numberInsert.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, 1);
+      for (const [name, value] of entry.removeTerms) {
+        const field = this.field(name);
+        if (this.stmt.termDelete.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, -1);
+      }
+      for (const [name, value] of entry.addTerms) {
+        const field = this.field(name);
+        if (this.stmt.termInsert.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, 1);
+      }
+      for (const [name, value] of entry.removeNumbers) {
+        const field = this.field(name);
+        if (this.stmt.numberDelete.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, -1);
+      }
+      for (const [name, value] of entry.addNumbers) {
+        const field = this.field(name);
+        if (this.stmt.numberInsert.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, 1);
+      }
       if (entry.text === undefined) continue;
       const id = idsBefore.get(entry.urn) ?? this.stmt.entityId.get(entry.urn, entry.keyAspect);
       if (id === undefined) continue;

@@ -20,8 +20,14 @@ export type Node =
   | { kind: 'fts'; expr: string };
 
 export const MAX = '\u{10FFFF}';
+/**
+ * A field's number, for a field name given as a parameter: the index tables name fields by number
+ * (search_fields), a byte or two a row instead of up to ~50 for a structured property's URN.
+ * Uncorrelated, so SQLite looks it up once per statement and then uses it as a constant.
+ */
+export const FIELD = '(SELECT id FROM search_fields WHERE name = ?)';
 /** A removed entity's row in search_terms aliased r. */
-export const REMOVED = `r.field = 'removed' AND r.value = 'true'`;
+export const REMOVED = `r.field = (SELECT id FROM search_fields WHERE name = 'removed') AND r.value = 'true'`;
 const SQL_OP = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 export function lower(c: Condition): Node {
@@ -104,16 +110,16 @@ export function set(c: Node, scope: Scope, params: Param[]): string {
       params.push(c.field);
       const match = c.values.map((v) => stringMatch('value', c.op, v, params)).join(' OR ');
       const distinct = (c.op === 'eq' && c.values.length === 1) || c.unique ? '' : 'DISTINCT';
-      return `SELECT ${distinct} urn FROM search_terms WHERE field = ? AND (${match}) AND ${scope.range('urn', params)}`;
+      return `SELECT ${distinct} urn FROM search_terms WHERE field = ${FIELD} AND (${match}) AND ${scope.range('urn', params)}`;
     }
     case 'number':
       params.push(c.field, c.value);
-      return `SELECT ${c.unique ? '' : 'DISTINCT'} urn FROM search_numbers WHERE field = ? AND value ${SQL_OP[c.op]} ? AND ${scope.range('urn', params)}`;
+      return `SELECT ${c.unique ? '' : 'DISTINCT'} urn FROM search_numbers WHERE field = ${FIELD} AND value ${SQL_OP[c.op]} ? AND ${scope.range('urn', params)}`;
     case 'exists': {
       params.push(c.field);
-      const terms = `SELECT urn FROM search_terms WHERE field = ? AND ${scope.range('urn', params)}`;
+      const terms = `SELECT urn FROM search_terms WHERE field = ${FIELD} AND ${scope.range('urn', params)}`;
       params.push(c.field);
-      return `${terms} UNION SELECT urn FROM search_numbers WHERE field = ? AND ${scope.range('urn', params)}`;
+      return `${terms} UNION SELECT urn FROM search_numbers WHERE field = ${FIELD} AND ${scope.range('urn', params)}`;
     }
     case 'fts':
       // One document per entity: each URN comes once.
@@ -150,17 +156,17 @@ export function probe(c: Node, u: string, scope: Scope, params: Param[], few = f
       params.push(c.field);
       if (c.op === 'eq') {
         params.push(...c.values);
-        return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ? AND p.value IN (${marks(c.values.length)}) AND p.urn = ${u})`;
+        return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ${FIELD} AND p.value IN (${marks(c.values.length)}) AND p.urn = ${u})`;
       }
       const match = c.values.map((v) => stringMatch('p.value', c.op, v, params)).join(' OR ');
-      return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ? AND p.urn = ${u} AND (${match}))`;
+      return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ${FIELD} AND p.urn = ${u} AND (${match}))`;
     }
     case 'number':
       params.push(c.field, c.value);
-      return `EXISTS (SELECT 1 FROM search_numbers p WHERE p.field = ? AND p.urn = ${u} AND p.value ${SQL_OP[c.op]} ?)`;
+      return `EXISTS (SELECT 1 FROM search_numbers p WHERE p.field = ${FIELD} AND p.urn = ${u} AND p.value ${SQL_OP[c.op]} ?)`;
     case 'exists':
       params.push(c.field, c.field);
-      return `(EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ? AND p.urn = ${u}) OR EXISTS (SELECT 1 FROM search_numbers p WHERE p.field = ? AND p.urn = ${u}))`;
+      return `(EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ${FIELD} AND p.urn = ${u}) OR EXISTS (SELECT 1 FROM search_numbers p WHERE p.field = ${FIELD} AND p.urn = ${u}))`;
     case 'fts': {
       if (!few) return `${u} IN (${set(c, scope, params)})`;
       params.push(scope.match(c.expr));
@@ -203,7 +209,7 @@ export function walkSql(c: Node, scope: Scope, params: Param[], tests: (params: 
   const range = scope.range('t.urn', params);
   const rest = tests(params);
   const group = index ? 'GROUP BY t.urn' : '';
-  return `SELECT t.urn FROM ${table} t ${index} WHERE t.field = ? AND ${where} ${after !== undefined ? `AND t.urn ${cmp} ?` : ''}
+  return `SELECT t.urn FROM ${table} t ${index} WHERE t.field = ${FIELD} AND ${where} ${after !== undefined ? `AND t.urn ${cmp} ?` : ''}
             AND ${range} AND ${rest} ${group} ORDER BY t.urn ${desc ? 'DESC' : ''} LIMIT ?`;
 }
 
@@ -225,14 +231,14 @@ export function fastCountSql(c: Node, scope: Scope, params: Param[]): string | u
       params.push(c.field);
       const type = types();
       const match = c.values.map((v) => stringMatch('value', c.op, v, params)).join(' OR ');
-      return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ? AND ${type} AND (${match})`;
+      return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ${FIELD} AND ${type} AND (${match})`;
     }
     case 'number': {
       if (!c.unique) return undefined;
       params.push(c.field);
       const type = types();
       params.push(c.value);
-      return `SELECT coalesce(sum(n), 0) FROM search_number_counts WHERE field = ? AND ${type} AND value ${SQL_OP[c.op]} ?`;
+      return `SELECT coalesce(sum(n), 0) FROM search_number_counts WHERE field = ${FIELD} AND ${type} AND value ${SQL_OP[c.op]} ?`;
     }
     default:
       return undefined;
@@ -242,7 +248,7 @@ export function fastCountSql(c: Node, scope: Scope, params: Param[]): string | u
 /** How many removed entities the scope holds (their values of `removed` are counted). */
 export function removedCountSql(scope: Scope, params: Param[]): string {
   params.push(...scope.types.map((t) => t.name));
-  return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = 'removed' AND value = 'true' AND type IN (${marks(scope.types.length)})`;
+  return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = (SELECT id FROM search_fields WHERE name = 'removed') AND value = 'true' AND type IN (${marks(scope.types.length)})`;
 }
 
 /** A string comparison on a column: exact, prefix (an index range), suffix or substring (LIKE), or an order. */

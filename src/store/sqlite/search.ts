@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
 import { MAX_TIER_WORDS, relevancePage } from './relevance.js';
-import { fastCountSql, lower, probe, REMOVED, removedCountSql, Scope, set, walkSql, type Node, type Param } from './search-sql.js';
+import { fastCountSql, FIELD, lower, probe, REMOVED, removedCountSql, Scope, set, walkSql, type Node, type Param } from './search-sql.js';
 
 /**
  * Answers search queries from the SQLite index (see search-index.ts for what it holds, and
@@ -150,13 +150,13 @@ export class SqliteSearch {
         params.push(field);
         const keyset = after ? `AND (t.value, s.urn) ${cmp} (?, ?)` : '';
         if (after) params.push(String(after.value), after.urn);
-        sql = `SELECT t.value, s.urn FROM (${from}) s JOIN search_terms t ON t.urn = s.urn AND t.field = ?
+        sql = `SELECT t.value, s.urn FROM (${from}) s JOIN search_terms t ON t.urn = s.urn AND t.field = ${FIELD}
                 WHERE ${scope.visible('s.urn')} ${keyset} ORDER BY t.value ${dir}, s.urn ${dir} LIMIT ?`;
       } else {
         params.push(field);
         const keyset = after ? `AND (t.value, t.urn) ${cmp} (?, ?)` : '';
         if (after) params.push(String(after.value), after.urn);
-        sql = `SELECT t.value, t.urn FROM search_terms t WHERE t.field = ? ${keyset} AND ${scope.range('t.urn', params)} AND ${probe(node, 't.urn', scope, params)}
+        sql = `SELECT t.value, t.urn FROM search_terms t WHERE t.field = ${FIELD} ${keyset} AND ${scope.range('t.urn', params)} AND ${probe(node, 't.urn', scope, params)}
                 AND ${scope.visible('t.urn')} ORDER BY t.value ${dir}, t.urn ${dir} LIMIT ?`;
       }
       params.push(limit);
@@ -183,10 +183,10 @@ export class SqliteSearch {
     if (total <= this.few * 10) {
       const from = set(node, scope, params);
       params.push(field);
-      sql = `SELECT v.value, count(*) AS n FROM (${from}) s JOIN ${values} v ON v.urn = s.urn AND v.field = ? WHERE ${scope.visible('s.urn')} GROUP BY v.value`;
+      sql = `SELECT v.value, count(*) AS n FROM (${from}) s JOIN ${values} v ON v.urn = s.urn AND v.field = ${FIELD} WHERE ${scope.visible('s.urn')} GROUP BY v.value`;
     } else {
       params.push(field);
-      sql = `SELECT v.value, count(*) AS n FROM ${values} v WHERE v.field = ? AND ${scope.range('v.urn', params)} AND ${probe(node, 'v.urn', scope, params)}
+      sql = `SELECT v.value, count(*) AS n FROM ${values} v WHERE v.field = ${FIELD} AND ${scope.range('v.urn', params)} AND ${probe(node, 'v.urn', scope, params)}
               AND ${scope.visible('v.urn')} GROUP BY v.value`;
     }
     const rows = this.all<{ value: string | number; n: number }>(`${sql} ORDER BY n DESC, 1 LIMIT ${FACET_LIMIT}`, params);

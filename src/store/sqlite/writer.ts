@@ -112,12 +112,14 @@ export class SqliteWriter {
       this.group.immediate(group);
       return group.map(() => undefined);
     } catch (error) {
+      this.index.forgetFields();
       if (group.length === 1) return [asError(error)];
       return group.map((batch) => {
         try {
           this.group.immediate([batch]);
           return undefined;
         } catch (error) {
+          this.index.forgetFields();
           return asError(error);
         }
       });

@@ -161,6 +161,31 @@ describe('SQLite compact rows', () => {
     await store.close();
   });
 
+  it('numbers search fields; a number given in a rolled-back commit is not kept', async () => {
+    const store = new SqliteStore(join(dir, 'fields'));
+    const types = [{ name: 'dataset', keyAspect: 'datasetKey' }];
+    const key = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,fields.${name},PROD)`;
+    const index = (name: string, field: string, value: string) => ({
+      urn: key(name), aspect: 'datasetKey', keyAspect: 'datasetKey', removeTerms: [], addTerms: [[field, value]] as Array<[string, string]>, removeNumbers: [], addNumbers: [],
+    });
+    const keyPut = (name: string): AspectPut => ({ kind: 'put', urn: key(name), entityType: 'dataset', aspect: 'datasetKey', value: { name }, systemMetadata: sm(1, 10), expectedVersion: 0 });
+    await store.commit({ writes: [keyPut('a')], events: [], index: [index('a', 'first', 'x')] });
+    // Numbers 'second' and 'broken', then fails (a value SQLite cannot bind): rolled back, numbers and all.
+    const failing = { ...index('b', 'second', 'y'), addTerms: [['second', 'y'], ['broken', {} as string]] as Array<[string, string]> };
+    await assert.rejects(store.commit({ writes: [keyPut('b')], events: [], index: [failing] }), RangeError);
+    await store.commit({ writes: [keyPut('b')], events: [], index: [index('b', 'third', 'z')] });
+    await store.commit({ writes: [keyPut('c')], events: [], index: [index('c', 'second', 'y')] });
+    const fields = raw(store).prepare('SELECT id, name FROM search_fields ORDER BY id').all();
+    assert.deepEqual(fields, [{ id: 1, name: 'first' }, { id: 2, name: 'third' }, { id: 3, name: 'second' }]);
+    const found = async (field: string, value: string) =>
+      (await store.search({ types, condition: { kind: 'term', field, op: 'eq', values: [value] }, includeRemoved: true, sort: { by: 'urn', order: 'ASCENDING' }, count: 10, facets: [] })).urns;
+    assert.deepEqual(await found('first', 'x'), [key('a')]);
+    assert.deepEqual(await found('second', 'y'), [key('c')]);
+    assert.deepEqual(await found('third', 'z'), [key('b')]);
+    assert.deepEqual(await found('fourth', 'z'), []);
+    await store.close();
+  });
+
   it('through the write path: an entity hard-deleted keeps its events readable, values and previous values', async () => {
     const store = new SqliteStore(join(dir, 'ingest'));
     const ingest = new Ingest(store, registry);

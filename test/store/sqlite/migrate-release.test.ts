@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { buildApp } from '../../../src/app.js';
 import { Ingest } from '../../../src/ingest/ingest.js';
 import { Registry } from '../../../src/registry/registry.js';
 import { SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrate.js';
@@ -15,7 +16,8 @@ import { importExport } from '../../../src/transfer/import.js';
 
 /**
  * A data dir made by urnbase 0.1.0 through its HTTP API (test/fixtures/release-0.1.0: make.mjs
- * wrote it, dump-reads.mjs read its change log and versions with that release's store), opened by
+ * wrote it, dump-reads.mjs read its change log and versions with that release's store, and
+ * dump-search.mjs took that release's search answers over a copy), opened by
  * this code: the migration converts it in place, and nothing reads back any differently.
  */
 const FIXTURE = fileURLToPath(new URL('../../../../test/fixtures/release-0.1.0/', import.meta.url));
@@ -102,6 +104,18 @@ describe('a data dir of urnbase 0.1.0, migrated in place', () => {
     ]);
     assert.deepEqual((await store.readEvents(0, 235)).map((e) => JSON.parse(JSON.stringify(e)) as unknown), reads.events);
     await store.close();
+  });
+
+  it('rebuilds the search index at start (migration 9 numbers its fields): searches answer byte for byte as 0.1.0 did', async () => {
+    // search.json: dump-search.mjs's answers with 0.1.0's app over the same data dir.
+    const answers = JSON.parse(readFileSync(join(FIXTURE, 'search.json'), 'utf8')) as Record<string, { status: number; body: string }>;
+    const { app } = await buildApp({ dataDir: copy('search'), logLevel: 'silent', bodyLimit: 1 << 20 });
+    assert.equal(Object.keys(answers).length, 4);
+    for (const [url, answer] of Object.entries(answers)) {
+      const res = await app.inject({ method: 'GET', url });
+      assert.deepEqual({ status: res.statusCode, body: res.body }, answer, url);
+    }
+    await app.close();
   });
 
   it('imports the release\'s export into a new store and exports it again line for line', async () => {
