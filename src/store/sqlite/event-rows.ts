@@ -19,6 +19,8 @@ export interface EventRow {
   previousOf: number | null;
   /** The aspects row of the put it logs: its urn and aspect are read from there. */
   aspectId: number | null;
+  /** The put's system metadata columns, when the event's are the same (the same object, stamped alike). */
+  smColumns?: [string, ...SmValues];
 }
 
 export class PendingEvents {
@@ -37,12 +39,15 @@ export class PendingEvents {
   }
 
   /** The event that logs this put (the same value, the version it writes), if any: it will refer to the aspects row. */
-  claim(put: AspectPut, text: string): EventRow | undefined {
+  claim(put: AspectPut, text: string, smColumns: [string, ...SmValues]): EventRow | undefined {
     const key = `${aspectKey(put.urn, put.aspect)}\u0000${put.systemMetadata.version}`;
     const row = this.byVersion.get(key);
     if (!row || !(row.event.value === put.value || jsonText(row.event.value) === text)) return undefined;
     this.byVersion.delete(key);
     row.valueOf = 0;
+    const { event } = row;
+    const modified = put.systemMetadata.aspectModified;
+    if (event.systemMetadata === put.systemMetadata && event.created.time === modified.time && event.created.actor === modified.actor) row.smColumns = smColumns;
     return row;
   }
 
@@ -61,7 +66,7 @@ export class PendingEvents {
     let version: number | null = null;
     let smColumns: [string | null, ...SmValues] = [null, null, null, null, null, null];
     if (sm) {
-      smColumns = encodeSystemMetadata(sm, Number(sm.version), e.created.time, e.created.actor);
+      smColumns = row.smColumns ?? encodeSystemMetadata(sm, Number(sm.version), e.created.time, e.created.actor);
       if (smColumns[0] === '') version = Number(sm.version);
     }
     const named = row.aspectId !== null;

@@ -42,9 +42,14 @@ function compactValues(sm: SystemMetadata, version: number, time: number, actor:
   ];
 }
 
-/** A string JSON writes as it is, between quotes: SQL may then quote it by concatenation. */
+/**
+ * A string JSON writes as it is, between quotes: SQL may then quote it by concatenation. (No
+ * quote, backslash, control character or surrogate: JSON escapes lone surrogates, and paired ones
+ * are rare enough in actors and run ids to keep their JSON.)
+ */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 function plain(s: unknown): s is string {
-  return typeof s === 'string' && JSON.stringify(s).length === s.length + 2;
+  return typeof s === 'string' && PLAIN.test(s);
 }
 
 /** The JSON text compact columns stand for (the twin of systemMetadataSql). */

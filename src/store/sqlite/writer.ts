@@ -40,27 +40,20 @@ export class SqliteWriter {
   constructor(db: Database.Database) {
     this.index = new SqliteIndexWriter(db);
     this.stmt = {
-      current: db.prepare<[string, string], { version: number }>('SELECT version FROM aspects WHERE urn = ? AND aspect = ?'),
+      current: db.prepare<[string, string], { id: number; version: number; event: number | null }>(
+        'SELECT id, version, event FROM aspects WHERE urn = ? AND aspect = ?',
+      ),
+      // The same, when an event will name the value it replaces as its previous one (if it is the same text).
+      currentText: db.prepare<[string, string], { id: number; version: number; event: number | null; metadata: string }>(
+        'SELECT id, version, event, metadata FROM aspects WHERE urn = ? AND aspect = ?',
+      ),
       lastSequence: db.prepare<[], number>(`SELECT seq FROM sqlite_sequence WHERE name = 'change_log'`).pluck(),
-      // The version guard is the compare-and-set: nothing archived means a concurrent writer won.
-      archive: db.prepare<[string, string, number], { id: number; event: number | null }>(
-        `INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS})
-         SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ? RETURNING id, event`,
-      ),
-      // The same, when an event will name the archived value as its previous one (if it is the same text).
-      archiveText: db.prepare<[string, string, number], { id: number; event: number | null; metadata: string }>(
-        `INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS})
-         SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE urn = ? AND aspect = ? AND version = ? RETURNING id, event, metadata`,
-      ),
+      // Found by the (urn, aspect) index once, then by rowid: archived, then updated in place.
+      archive: db.prepare<[number]>(`INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS}) SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE id = ?`),
       update: db.prepare(
         `UPDATE aspects SET metadata = ?, system_metadata = ?, sm_observed = ?, sm_run = ?, sm_source = ?, sm_created_on = ?, sm_created_by = ?,
                 version = ?, created_on = ?, created_by = ?, history_id = ?, event = ?
-          WHERE urn = ? AND aspect = ?`,
-      ),
-      updateNamed: db.prepare<unknown[], { id: number }>(
-        `UPDATE aspects SET metadata = ?, system_metadata = ?, sm_observed = ?, sm_run = ?, sm_source = ?, sm_created_on = ?, sm_created_by = ?,
-                version = ?, created_on = ?, created_by = ?, history_id = ?, event = ?
-          WHERE urn = ? AND aspect = ? RETURNING id`,
+          WHERE id = ?`,
       ),
       insert: db.prepare(
         `INSERT INTO aspects (urn, aspect, entity_type, metadata, system_metadata, ${SM}, version, created_on, created_by, event)
@@ -88,13 +81,17 @@ export class SqliteWriter {
       event: db.prepare(`INSERT INTO change_log (${EVENT_INSERT_COLUMNS}) VALUES (${EVENT_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`),
     };
     this.group = db.transaction((group: readonly CommitBatch[]) => {
+      // Read once per transaction: within it, only this writer appends to the log.
+      let next = (this.stmt.lastSequence.get() ?? 0) + 1;
       for (const batch of group) {
         const index = batch.index ?? [];
         // Entity ids come from key rows, which a delete removes: read them first.
         const ids = this.index.entityIds(index);
         // Events are numbered before the writes, which name them; a value the batch also removes is kept inline.
-        const removed = new Set(batch.writes.filter((w) => w.kind === 'remove').map((w) => aspectKey(w.urn, w.aspect)));
-        const events = new PendingEvents(batch.events, (this.stmt.lastSequence.get() ?? 0) + 1, removed);
+        const removed = new Set<string>();
+        for (const w of batch.writes) if (w.kind === 'remove') removed.add(aspectKey(w.urn, w.aspect));
+        const events = new PendingEvents(batch.events, next, removed);
+        next += batch.events.length;
         for (const write of batch.writes) this.apply(write, events);
         for (const row of events.rows) this.stmt.event.run(...PendingEvents.values(row));
         this.index.write(index, ids);
@@ -163,18 +160,18 @@ export class SqliteWriter {
     const version = Number(sm.version);
     const { time, actor } = sm.aspectModified;
     const smColumns = encodeSystemMetadata(sm, version, time, actor);
-    const logged = events.claim(write, value);
+    const logged = events.claim(write, value, smColumns);
     const sequence = logged?.sequence ?? null;
-    if (expectedVersion > 0) {
-      const archived = logged ? this.stmt.archiveText.get(urn, aspect, expectedVersion) : this.stmt.archive.get(urn, aspect, expectedVersion);
-      if (!archived) throw stale();
+    // The compare-and-set: the stored version must be the one the write was computed from.
+    const current = logged && expectedVersion > 0 ? this.stmt.currentText.get(urn, aspect) : this.stmt.current.get(urn, aspect);
+    if (expectedVersion > 0 ? current?.version !== expectedVersion : current !== undefined) throw stale();
+    if (current) {
+      const archived = Number(this.stmt.archive.run(current.id).lastInsertRowid);
       // The event that logged the archived value now finds it in history.
-      if (archived.event !== null && !events.moved(archived.event, archived.id)) this.stmt.moved.run(archived.id, archived.event);
-      if (logged && 'metadata' in archived && archived.metadata === jsonText(logged.event.previousValue)) logged.previousOf = archived.id;
-      if (logged) logged.aspectId = (this.stmt.updateNamed.get(value, ...smColumns, version, time, actor, archived.id, sequence, urn, aspect) as { id: number }).id;
-      else this.stmt.update.run(value, ...smColumns, version, time, actor, archived.id, sequence, urn, aspect);
-    } else if (this.stmt.current.get(urn, aspect)) {
-      throw stale();
+      if (current.event !== null && !events.moved(current.event, archived)) this.stmt.moved.run(archived, current.event);
+      if (logged && 'metadata' in current && current.metadata === jsonText(logged.event.previousValue)) logged.previousOf = archived;
+      this.stmt.update.run(value, ...smColumns, version, time, actor, archived, sequence, current.id);
+      if (logged) logged.aspectId = current.id;
     } else {
       const { lastInsertRowid } = this.stmt.insert.run(urn, aspect, write.entityType, value, ...smColumns, version, time, actor, sequence);
       if (logged) logged.aspectId = Number(lastInsertRowid);

@@ -50,6 +50,8 @@ describe('SQLite compact rows', () => {
       ['an actor JSON escapes', sm(1, 2000, { aspectCreated: { time: 1, actor: 'urn:li:corpuser:"q"' } }), false],
       ['a runId JSON escapes', sm(1, 2000, { runId: 'tab\there' }), false],
       ['non-ASCII, unescaped', sm(1, 2000, { runId: 'ünïcødé ✓' }), true],
+      ['an emoji (surrogate pairs keep their JSON)', sm(1, 2000, { runId: 'ok 😀' }), false],
+      ['a lone surrogate, which JSON escapes', sm(1, 2000, { runId: 'bad \ud800' }), false],
       ['a version with a leading zero', { ...sm(1, 2000), version: '01' }, false],
       ['a negative time', sm(1, -5, { aspectCreated: { time: -5, actor: 'urn:li:corpuser:b' } }), true],
     ];
