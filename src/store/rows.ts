@@ -2,11 +2,12 @@ import type { ChangeType, LoggedEvent, StoredAspect, SystemMetadata } from './st
 
 /**
  * The rows both stores read aspects and change-log events from, and how they become the store's
- * values: the tables are the same on SQLite and PostgreSQL. pg returns BIGINT columns as strings
- * (to lose no precision), hence `number | string` and the Number()s.
+ * values. PostgreSQL's tables have these columns; SQLite's are compact (system metadata in
+ * columns, events that refer to versions) and its queries rebuild these rows from them. pg
+ * returns BIGINT columns as strings (to lose no precision), hence `number | string` and the Number()s.
  */
 
-/** Latest rows read as storage version 0 (history rows keep their own version). */
+/** Latest rows read as storage version 0 (history rows keep their own version); PostgreSQL's columns. */
 export const LATEST_COLUMNS = 'urn, aspect, 0 AS version, metadata, system_metadata';
 
 export const EVENT_COLUMNS = 'sequence, urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata';
