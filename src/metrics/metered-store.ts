@@ -17,27 +17,30 @@ const TIMED = [
 
 /**
  * The store, with each timed call observed in `seconds` (labels: operation, outcome). A proxy, so
- * it wraps SQLite and PostgreSQL alike and passes everything else through; each method is bound
- * (and timed ones wrapped) once, so a call costs a clock read and a few additions.
+ * it wraps SQLite and PostgreSQL alike and passes everything else through. What a property read
+ * gives is made once per method (a test may replace one: then once more) instead of per call, so
+ * a call costs a clock read and a few additions.
  */
 export function meterStore(store: Store, seconds: HistogramFamily<'operation' | 'outcome'>): Store {
-  const methods = new Map<PropertyKey, unknown>();
-  for (const operation of TIMED) methods.set(operation, timed(store, operation, seconds.series(operation, 'ok'), seconds.series(operation, 'error')));
+  const timedOps = new Set<PropertyKey>(TIMED);
+  const made = new Map<PropertyKey, { member: unknown; call: unknown }>();
   return new Proxy(store, {
     get(target, property, receiver) {
-      const known = methods.get(property);
-      if (known !== undefined) return known;
       const member: unknown = Reflect.get(target, property, receiver);
       if (typeof member !== 'function') return member;
-      const bound = (member as (...args: unknown[]) => unknown).bind(target);
-      methods.set(property, bound);
-      return bound;
+      const known = made.get(property);
+      if (known?.member === member) return known.call;
+      const method = member as (...args: unknown[]) => Promise<unknown>;
+      const call = timedOps.has(property)
+        ? timed(method.bind(target), seconds.series(String(property), 'ok'), seconds.series(String(property), 'error'))
+        : method.bind(target);
+      made.set(property, { member, call });
+      return call;
     },
   });
 }
 
-function timed(store: Store, operation: (typeof TIMED)[number], ok: HistogramSeries, failed: HistogramSeries) {
-  const call = (store[operation] as (...args: unknown[]) => Promise<unknown>).bind(store);
+function timed(call: (...args: unknown[]) => Promise<unknown>, ok: HistogramSeries, failed: HistogramSeries) {
   return async (...args: unknown[]): Promise<unknown> => {
     const start = performance.now();
     try {
