@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Store } from '../store/store.js';
 import { newestEvent } from './change-log.js';
 import { CounterFamily, HistogramFamily, type CounterSeries, type HistogramSeries } from './series.js';
@@ -18,9 +18,9 @@ export class Metrics {
   private readonly requests: CounterFamily<'route' | 'method' | 'status'>;
   private readonly requestSeconds: HistogramFamily<'route' | 'method'>;
   readonly storeSeconds: HistogramFamily<'operation' | 'outcome'>;
-  private readonly testRuns: Counter<'kind' | 'outcome'>;
-  private readonly testRunSeconds: Histogram<'kind'>;
-  private readonly testEntities: Counter<'kind'>;
+  private readonly testRuns: CounterFamily<'kind' | 'outcome'>;
+  private readonly testRunSeconds: HistogramFamily<'kind'>;
+  private readonly testEntities: CounterFamily<'kind'>;
   private readonly liveHeap: Gauge;
   /** Each (route, method, status)'s series, found once per key. */
   private readonly requestSeries = new Map<string, { count: CounterSeries; seconds: HistogramSeries }>();
@@ -45,24 +45,21 @@ export class Metrics {
       labelNames: ['operation', 'outcome'],
       buckets: LATENCY_BUCKETS,
     });
-    this.testRuns = new Counter({
+    this.testRuns = new CounterFamily(this.registry, {
       name: 'urnbase_metadata_test_runs_total',
       help: 'Metadata-test runs, by kind (catalog: a whole scope; entities: named or changed entities) and outcome',
       labelNames: ['kind', 'outcome'],
-      registers,
     });
-    this.testRunSeconds = new Histogram({
+    this.testRunSeconds = new HistogramFamily(this.registry, {
       name: 'urnbase_metadata_test_run_duration_seconds',
       help: 'Duration of metadata-test runs, by kind',
       labelNames: ['kind'],
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600],
-      registers,
     });
-    this.testEntities = new Counter({
+    this.testEntities = new CounterFamily(this.registry, {
       name: 'urnbase_metadata_test_entities_total',
       help: 'Entities evaluated by metadata-test runs, by kind',
       labelNames: ['kind'],
-      registers,
     });
     this.liveHeap = new Gauge({
       name: 'urnbase_heap_live_bytes',
@@ -88,9 +85,9 @@ export class Metrics {
   }
 
   testRun(kind: TestRunKind, outcome: 'ok' | 'error', seconds: number, entities: number): void {
-    this.testRuns.inc({ kind, outcome });
-    this.testRunSeconds.observe({ kind }, seconds);
-    this.testEntities.inc({ kind }, entities);
+    this.testRuns.series(kind, outcome).inc();
+    this.testRunSeconds.series(kind).observe(seconds);
+    this.testEntities.series(kind).inc(entities);
   }
 
   /** Change-log gauges, read from the store when scraped (a few one-event reads). */
