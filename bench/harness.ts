@@ -5,7 +5,7 @@
  * runs in several interleaved rounds and we report medians and ratios against the bare server.
  *
  * urnbase runs with authentication on, as `urnbase serve` does by default: it is started with a
- * random admin secret in URNBASE_ADMIN_TOKEN, and every request of a benchmark (autocannon's and
+ * random admin secret in URNBASE_ADMIN_TOKEN, and every request of a benchmark (wrk's and
  * the seeding and verification fetches) sends it as `Authorization: Bearer <secret>`. Requests to
  * the bare server send the same header (which it ignores), so both sides parse the same headers.
  *

@@ -9,6 +9,7 @@ import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes, statusShapes } from './api/status.js';
 import { metricsRoutes } from './api/metrics.js';
 import { loggerOptions, registerRequestIds, requestId } from './api/request-id.js';
+import { requestLogger } from './api/request-logger.js';
 import { meterStore } from './metrics/metered-store.js';
 import { Metrics } from './metrics/metrics.js';
 import { testRoutes, testShapes } from './api/gms/test.js';
@@ -71,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const app = Fastify({
     logger: options.logLevel === 'silent' ? false : loggerOptions(options.logLevel, options.logStream),
     genReqId: requestId,
+    childLoggerFactory: requestLogger,
     bodyLimit: options.bodyLimit,
     exposeHeadRoutes: false,
     frameworkErrors,

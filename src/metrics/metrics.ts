@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Store } from '../store/store.js';
 import { newestEvent } from './change-log.js';
+import { CounterFamily, HistogramFamily, type CounterSeries, type HistogramSeries } from './series.js';
 
 /** Request latencies: most answers take milliseconds; batches and searches at scale, seconds. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -14,55 +15,51 @@ export type TestRunKind = 'catalog' | 'entities';
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'method' | 'status'>;
-  private readonly requestSeconds: Histogram<'route' | 'method'>;
-  readonly storeSeconds: Histogram<'operation' | 'outcome'>;
-  private readonly testRuns: Counter<'kind' | 'outcome'>;
-  private readonly testRunSeconds: Histogram<'kind'>;
-  private readonly testEntities: Counter<'kind'>;
+  private readonly requests: CounterFamily<'route' | 'method' | 'status'>;
+  private readonly requestSeconds: HistogramFamily<'route' | 'method'>;
+  readonly storeSeconds: HistogramFamily<'operation' | 'outcome'>;
+  private readonly testRuns: CounterFamily<'kind' | 'outcome'>;
+  private readonly testRunSeconds: HistogramFamily<'kind'>;
+  private readonly testEntities: CounterFamily<'kind'>;
   private readonly liveHeap: Gauge;
+  /** Each (route, method, status)'s series, found once per key. */
+  private readonly requestSeries = new Map<string, { count: CounterSeries; seconds: HistogramSeries }>();
 
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'urnbase_' });
-    this.requests = new Counter({
+    this.requests = new CounterFamily(this.registry, {
       name: 'urnbase_http_requests_total',
       help: 'HTTP requests answered, by route pattern (never the raw URL), method and status code',
       labelNames: ['route', 'method', 'status'],
-      registers,
     });
-    this.requestSeconds = new Histogram({
+    this.requestSeconds = new HistogramFamily(this.registry, {
       name: 'urnbase_http_request_duration_seconds',
       help: 'Time from receiving a request to sending its answer, by route pattern and method',
       labelNames: ['route', 'method'],
       buckets: LATENCY_BUCKETS,
-      registers,
     });
-    this.storeSeconds = new Histogram({
+    this.storeSeconds = new HistogramFamily(this.registry, {
       name: 'urnbase_store_operation_duration_seconds',
       help: 'Store calls: commit (one transaction) and reads, by operation and outcome',
       labelNames: ['operation', 'outcome'],
       buckets: LATENCY_BUCKETS,
-      registers,
     });
-    this.testRuns = new Counter({
+    this.testRuns = new CounterFamily(this.registry, {
       name: 'urnbase_metadata_test_runs_total',
       help: 'Metadata-test runs, by kind (catalog: a whole scope; entities: named or changed entities) and outcome',
       labelNames: ['kind', 'outcome'],
-      registers,
     });
-    this.testRunSeconds = new Histogram({
+    this.testRunSeconds = new HistogramFamily(this.registry, {
       name: 'urnbase_metadata_test_run_duration_seconds',
       help: 'Duration of metadata-test runs, by kind',
       labelNames: ['kind'],
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600],
-      registers,
     });
-    this.testEntities = new Counter({
+    this.testEntities = new CounterFamily(this.registry, {
       name: 'urnbase_metadata_test_entities_total',
       help: 'Entities evaluated by metadata-test runs, by kind',
       labelNames: ['kind'],
-      registers,
     });
     this.liveHeap = new Gauge({
       name: 'urnbase_heap_live_bytes',
@@ -77,14 +74,20 @@ export class Metrics {
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
-    this.requests.inc({ route, method, status: String(status) });
-    this.requestSeconds.observe({ route, method }, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = { count: this.requests.series(route, method, String(status)), seconds: this.requestSeconds.series(route, method) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.seconds.observe(seconds);
   }
 
   testRun(kind: TestRunKind, outcome: 'ok' | 'error', seconds: number, entities: number): void {
-    this.testRuns.inc({ kind, outcome });
-    this.testRunSeconds.observe({ kind }, seconds);
-    this.testEntities.inc({ kind }, entities);
+    this.testRuns.series(kind, outcome).inc();
+    this.testRunSeconds.series(kind).observe(seconds);
+    this.testEntities.series(kind).inc(entities);
   }
 
   /** Change-log gauges, read from the store when scraped (a few one-event reads). */
