@@ -146,6 +146,8 @@ export class Reader {
       row = latest === version ? row : latest < version ? undefined : await this.store.getVersion(urn.text, aspect.name, version);
     }
     if (!row) return undefined;
+    // Most aspects have no read-time filter: the row is the answer.
+    if (!this.filters.has(aspect.name)) return row;
     return (await this.filtered(urn, [row])).get(aspect.name);
   }
 

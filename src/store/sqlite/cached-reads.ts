@@ -29,6 +29,11 @@ export class CachedReads {
     if (urns.length > LISTED_URNS) return this.reads.latest(urns, aspects);
     if (!aspects) return this.remember(this.reads.latest(urns, undefined), urns, undefined);
     this.checkFresh();
+    if (urns.length === 1 && aspects.length === 1) {
+      // One aspect of one entity (a GET, the write path's current value): the common case, without the sets below.
+      const cached = this.cache.get(urns[0], aspects[0]);
+      if (cached !== undefined) return cached === null ? [] : [cached];
+    }
     const found: StoredAspect[] = [];
     const missingUrns = new Set<string>();
     const missingAspects = new Set<string>();
