@@ -173,7 +173,7 @@ async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
  * A urnbase server on its own data dir, with authentication on (requests send authHeaders()),
  * for benchmarks that drive it themselves. `stop` ends it with SIGTERM, as an operator would.
  */
-export async function startUrnbase(dataDir: string, extraArgs: string[] = []): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startUrnbase(dataDir: string, extraArgs: string[] = []): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = start(
@@ -182,7 +182,7 @@ export async function startUrnbase(dataDir: string, extraArgs: string[] = []): P
     { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN_SECRET },
   );
   await waitUntilUp(`${base}/health`, child);
-  return { base, stop: () => stop(child) };
+  return { base, pid: child.pid!, stop: () => stop(child) };
 }
 
 // ---------------------------------------------------------------- workload
