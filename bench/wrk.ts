@@ -40,14 +40,17 @@ interface Report {
   latencyUs: { p50: number; p90: number; p99: number; max: number };
 }
 
+/** `wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer …` → `wrk debian/4.1.0-3+b2`. */
+const version = (out: string): string => /^wrk \S+/.exec(out)?.[0] ?? 'wrk';
+
 /** Fails with what to do when wrk is not installed. */
 export function requireWrk(): string {
   try {
-    return execFileSync('wrk', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n')[0].trim();
+    return version(execFileSync('wrk', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   } catch (error) {
     // wrk --version prints its usage and exits 1; only a missing binary is an error here.
     const out = (error as { stdout?: string }).stdout;
-    if (typeof out === 'string' && out.startsWith('wrk')) return out.split('\n')[0].trim();
+    if (typeof out === 'string' && out.startsWith('wrk')) return version(out);
     throw new Error('the benchmarks need wrk (a C load generator): install it with `apt-get install wrk`');
   }
 }
@@ -84,10 +87,14 @@ function runProcess(args: string[]): Promise<string> {
 
 const common = (connections: number, duration: number) => ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '10s'];
 
-/** Replays the prepared requests (writeRequests) in a cycle for `duration` seconds. */
-export async function runWrk(base: string, requestsFile: string, duration: number, connections: number): Promise<WrkResult> {
+/**
+ * Replays the prepared requests (writeRequests) in a cycle for `duration` seconds. With
+ * `countStatuses`, every answer's status is checked (see wrk.lua); without, only answers >= 400.
+ */
+export async function runWrk(base: string, requestsFile: string, duration: number, connections: number, countStatuses: boolean): Promise<WrkResult> {
   const reportFile = `${requestsFile}.report.json`;
-  await runProcess([...common(connections, duration), '-s', SCRIPT, base, '--', requestsFile, reportFile]);
+  const mode = countStatuses ? ['statuses'] : [];
+  await runProcess([...common(connections, duration), '-s', SCRIPT, base, '--', requestsFile, reportFile, ...mode]);
   const report = JSON.parse(await readFile(reportFile, 'utf8')) as Report;
   const ms = (us: number) => us / 1000;
   return {
