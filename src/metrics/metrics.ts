@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Store } from '../store/store.js';
 import { newestEvent } from './change-log.js';
-import { CounterFamily, HistogramFamily, type CounterSeries, type HistogramSeries } from './series.js';
+import { CounterFamily, HistogramFamily } from './series.js';
 
 /** Request latencies: most answers take milliseconds; batches and searches at scale, seconds. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -22,8 +22,6 @@ export class Metrics {
   private readonly testRunSeconds: HistogramFamily<'kind'>;
   private readonly testEntities: CounterFamily<'kind'>;
   private readonly liveHeap: Gauge;
-  /** Each (route, method, status)'s series, found once per key. */
-  private readonly requestSeries = new Map<string, { count: CounterSeries; seconds: HistogramSeries }>();
 
   constructor() {
     const registers = [this.registry];
@@ -74,14 +72,8 @@ export class Metrics {
   }
 
   request(route: string, method: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.requestSeries.get(key);
-    if (!series) {
-      series = { count: this.requests.series(route, method, String(status)), seconds: this.requestSeconds.series(route, method) };
-      this.requestSeries.set(key, series);
-    }
-    series.count.inc();
-    series.seconds.observe(seconds);
+    this.requests.series(route, method, String(status)).inc();
+    this.requestSeconds.series(route, method).observe(seconds);
   }
 
   testRun(kind: TestRunKind, outcome: 'ok' | 'error', seconds: number, entities: number): void {

@@ -59,6 +59,21 @@ export class SqliteIndexWriter {
     this.fields.clear();
   }
 
+  /** Deletes or inserts an entity's (field, value) rows; each row that changed moves its value's count by `delta`. */
+  private change(
+    pairs: ReadonlyArray<[string, string | number]>,
+    urn: string,
+    type: string,
+    row: Database.Statement,
+    count: Database.Statement,
+    delta: 1 | -1,
+  ): void {
+    for (const [name, value] of pairs) {
+      const field = this.field(name);
+      if (row.run(field, value, urn).changes > 0) count.run(field, type, value, delta);
+    }
+  }
+
   /** Before the aspect writes: the ids of entities whose text changes (a deleted entity's id goes with its key row). */
   entityIds(index: readonly IndexWrite[]): Map<string, number> {
     const ids = new Map<string, number>();
@@ -75,23 +90,12 @@ export class SqliteIndexWriter {
     /** Entities whose text changes: their aspects' texts before and after, by aspect. */
     const changed = new Map<number, { urn: string; before: AspectText[]; after: Map<string, AspectText> }>();
     for (const entry of index) {
-      const type = entityType(entry.urn);
-      for (const [name, value] of entry.removeTerms) {
-        const field = this.field(name);
-        if (this.stmt.termDelete.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, -1);
-      }
-      for (const [name, value] of entry.addTerms) {
-        const field = this.field(name);
-        if (this.stmt.termInsert.run(field, value, entry.urn).changes > 0) this.stmt.termCount.run(field, type, value, 1);
-      }
-      for (const [name, value] of entry.removeNumbers) {
-        const field = this.field(name);
-        if (this.stmt.numberDelete.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, -1);
-      }
-      for (const [name, value] of entry.addNumbers) {
-        const field = this.field(name);
-        if (this.stmt.numberInsert.run(field, value, entry.urn).changes > 0) this.stmt.numberCount.run(field, type, value, 1);
-      }
+      const { urn } = entry;
+      const type = entityType(urn);
+      this.change(entry.removeTerms, urn, type, this.stmt.termDelete, this.stmt.termCount, -1);
+      this.change(entry.addTerms, urn, type, this.stmt.termInsert, this.stmt.termCount, 1);
+      this.change(entry.removeNumbers, urn, type, this.stmt.numberDelete, this.stmt.numberCount, -1);
+      this.change(entry.addNumbers, urn, type, this.stmt.numberInsert, this.stmt.numberCount, 1);
       if (entry.text === undefined) continue;
       const id = idsBefore.get(entry.urn) ?? this.stmt.entityId.get(entry.urn, entry.keyAspect);
       if (id === undefined) continue;

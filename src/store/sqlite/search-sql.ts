@@ -26,8 +26,10 @@ export const MAX = '\u{10FFFF}';
  * Uncorrelated, so SQLite looks it up once per statement and then uses it as a constant.
  */
 export const FIELD = '(SELECT id FROM search_fields WHERE name = ?)';
+/** The number of the field `removed` (status.removed), the same way. */
+const REMOVED_FIELD = `(SELECT id FROM search_fields WHERE name = 'removed')`;
 /** A removed entity's row in search_terms aliased r. */
-export const REMOVED = `r.field = (SELECT id FROM search_fields WHERE name = 'removed') AND r.value = 'true'`;
+export const REMOVED = `r.field = ${REMOVED_FIELD} AND r.value = 'true'`;
 const SQL_OP = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 export function lower(c: Condition): Node {
@@ -248,7 +250,7 @@ export function fastCountSql(c: Node, scope: Scope, params: Param[]): string | u
 /** How many removed entities the scope holds (their values of `removed` are counted). */
 export function removedCountSql(scope: Scope, params: Param[]): string {
   params.push(...scope.types.map((t) => t.name));
-  return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = (SELECT id FROM search_fields WHERE name = 'removed') AND value = 'true' AND type IN (${marks(scope.types.length)})`;
+  return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ${REMOVED_FIELD} AND value = 'true' AND type IN (${marks(scope.types.length)})`;
 }
 
 /** A string comparison on a column: exact, prefix (an index range), suffix or substring (LIKE), or an order. */
