@@ -24,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pg from 'pg';
+import { cpuTime } from './cpu.js';
 import { requireWrk, runStaticWrk, runWrk, writeRequests, type HttpRequest, type WrkResult } from './wrk.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
@@ -334,6 +335,11 @@ export const median = (xs: number[]): number => {
 };
 export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** A wrk run and the server's CPU time per request over it (user and kernel, µs). */
+interface Measured extends WrkResult {
+  cpuUs: { user: number; system: number };
+}
+
 function describeFailures(r: WrkResult): string | undefined {
   const errors = r.errors.connect + r.errors.read + r.errors.write + r.errors.timeout;
   if (r.other === 0 && errors === 0) return undefined;
@@ -412,13 +418,20 @@ async function measure(suite: Suite): Promise<void> {
       if (!readLists.has(scenario)) readLists.set(scenario, await prepare(workDir, bases[scenario.server], scenario, duration));
       return readLists.get(scenario)!;
     };
-    const runScenario = async (scenario: Scenario, duration: number): Promise<WrkResult> =>
+    const pids = { bare: bare.pid!, urnbase: urnbase.pid! };
+    const runScenario = async (scenario: Scenario, duration: number): Promise<Measured> => {
+      const requests = await requestsFor(scenario, duration);
+      const before = await cpuTime(pids[scenario.server]);
       // Every urnbase answer's status is checked; the bare route's only for >= 400 (see wrk.lua).
-      runWrk(bases[scenario.server], await requestsFor(scenario, duration), duration, s.connections, scenario.server === 'urnbase');
+      const r = await runWrk(bases[scenario.server], requests, duration, s.connections, scenario.server === 'urnbase');
+      const after = await cpuTime(pids[scenario.server]);
+      const perRequest = (seconds: number) => (seconds * 1e6) / r.requests;
+      return { ...r, cpuUs: { user: perRequest(after.user - before.user), system: perRequest(after.system - before.system) } };
+    };
 
     for (const scenario of suite.scenarios) check(scenario, await runScenario(scenario, s.warmup), 'warm-up');
     const statics = suite.scenarios.filter((sc) => STATIC_CHECKS[sc.name]);
-    const results = new Map<Scenario, WrkResult[]>(suite.scenarios.map((sc) => [sc, []]));
+    const results = new Map<Scenario, Measured[]>(suite.scenarios.map((sc) => [sc, []]));
     const staticRates = new Map<Scenario, number[]>(statics.map((sc) => [sc, []]));
     for (let round = 1; round <= s.rounds; round++) {
       const line: string[] = [];
@@ -451,7 +464,7 @@ async function measure(suite: Suite): Promise<void> {
         : `${suite.writes} verified: ${written} new aspect versions stored\n`,
     );
 
-    const header = ['scenario', 'req/s median', 'per round', 'p50 ms', 'p99 ms', 'non-2xx'];
+    const header = ['scenario', 'req/s median', 'per round', 'p50 ms', 'p99 ms', 'non-2xx', 'server CPU µs/req (user+sys)'];
     const rows = suite.scenarios.map((scenario) => {
       const rs = results.get(scenario)!;
       return [
@@ -461,6 +474,7 @@ async function measure(suite: Suite): Promise<void> {
         fmt(median(rs.map((r) => r.latencyMs.p50)), 2),
         fmt(median(rs.map((r) => r.latencyMs.p99)), 2),
         String(rs.reduce((n, r) => n + r.other, 0)),
+        `${fmt(median(rs.map((r) => r.cpuUs.user + r.cpuUs.system)))} (${fmt(median(rs.map((r) => r.cpuUs.user)))}+${fmt(median(rs.map((r) => r.cpuUs.system)))})`,
       ];
     });
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
