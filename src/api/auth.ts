@@ -30,11 +30,16 @@ const OPERATIONS: Record<Permission, string> = {
 // Swagger UI serves its own routes; they are as public as the document they show.
 const PUBLIC_PREFIXES = ['/openapi/swagger-ui'];
 
-/** Bearer-token authentication and role checks on every route, in one hook. */
-export function registerAuth(app: FastifyInstance, tokens: TokenService, limiter: FailedAuthLimiter, enabled: boolean): void {
+/** What authentication does to a request: sets its principal, or ends it with an error. */
+export type AuthStep = (req: FastifyRequest, done: (error?: Error) => void) => void;
+
+/**
+ * Bearer-token authentication and role checks, run on every request by app.ts's onRequest hook.
+ * A callback, not an async function: the common case (a remembered token) stays synchronous.
+ */
+export function registerAuth(app: FastifyInstance, tokens: TokenService, limiter: FailedAuthLimiter, enabled: boolean): AuthStep {
   app.decorateRequest('principal', null);
-  // A callback hook, not an async one: the common case (a remembered token) stays synchronous.
-  app.addHook('onRequest', (req, _reply, done) => {
+  return (req, done) => {
     if (!enabled) {
       req.principal = ANONYMOUS;
       return done();
@@ -66,7 +71,7 @@ export function registerAuth(app: FastifyInstance, tokens: TokenService, limiter
       },
       (error: Error) => done(error),
     );
-  });
+  };
 }
 
 /** Throws 403 unless the request's principal may do `permission`; `operation` words the message. */

@@ -14,16 +14,6 @@ export const MAX_BODY_DEPTH = 1000;
  * bodies are left to the write path, which validates them against the registry.
  */
 export function registerBodyParsing(app: FastifyInstance): void {
-  // A request that announces no body has none, whatever its Content-Type says: OpenAPI-generated
-  // clients and HTTP sessions with default headers send one on DELETE too, and Fastify would
-  // hand the empty body to a parser (400 for JSON, 415 for others).
-  app.addHook('onRequest', (req, _reply, done) => {
-    const headers = req.raw.headers;
-    if (headers['content-type'] !== undefined && headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') {
-      delete headers['content-type'];
-    }
-    done();
-  });
   app.removeContentTypeParser(['application/json', 'text/plain']);
   // Fastify's own parser, which refuses __proto__ and constructor.prototype keys with a 400.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -38,10 +28,34 @@ export function registerBodyParsing(app: FastifyInstance): void {
   });
   const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart === 'body') return () => true;
+    if (httpPart === 'body' || (httpPart === 'params' && onlyStrings(schema as ParamsSchema))) return () => true;
     const validate = compiledOnFirstUse(ajv, schema);
     return httpPart === 'querystring' ? asSpringReadsQueries(schema as QuerySchema, validate) : validate;
   });
+}
+
+/**
+ * A request that announces no body has none, whatever its Content-Type says: OpenAPI-generated
+ * clients and HTTP sessions with default headers send one on DELETE too, and Fastify would hand
+ * the empty body to a parser (400 for JSON, 415 for others). Run before parsing (app.ts's hook).
+ */
+export function dropTypeOfNoBody(req: FastifyRequest): void {
+  const headers = req.raw.headers;
+  if (headers['content-type'] !== undefined && headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0') {
+    delete headers['content-type'];
+  }
+}
+
+interface ParamsSchema {
+  properties?: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Whether a path's parameters schema only says they are strings: a matched route's parameters
+ * always are, so checking them is work for nothing on every request.
+ */
+function onlyStrings(schema: ParamsSchema): boolean {
+  return Object.values(schema.properties ?? {}).every((p) => Object.keys(p).every((k) => k === 'description' || (k === 'type' && p.type === 'string')));
 }
 
 /** The part of a querystring schema read here. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const MAX_LENGTH = 128;
@@ -33,10 +33,7 @@ export function loggerOptions(level: string, stream?: DestinationStream) {
   };
 }
 
-/** Echoes the request id in every answer, errors included. */
-export function registerRequestIds(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, req.id);
-    done();
-  });
+/** Echoes the request id in every answer, errors included (see the onRequest hook in app.ts). */
+export function echoRequestId(req: FastifyRequest, reply: FastifyReply): void {
+  reply.header(REQUEST_ID_HEADER, req.id);
 }

@@ -10,7 +10,7 @@ import { parseUrn, type Urn } from '../urn/urn.js';
 export function requestUrn(registry: Registry, text: string): { urn: Urn; entity: EntitySpec } {
   const urn = parseUrn(text);
   const entity = registry.entityOf(urn);
-  registry.keyOf(urn, entity);
+  registry.checkKey(urn, entity);
   return { urn, entity };
 }
 

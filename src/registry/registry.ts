@@ -78,6 +78,8 @@ const DATA_DIR = fileURLToPath(new URL('../../../src/registry/data/', import.met
 export class Registry {
   private readonly entitiesByLowerName = new Map<string, EntitySpec>();
   private readonly lowerAspectNames = new Map<string, string>();
+  /** URNs whose key has been checked (see checkKey). */
+  private readonly validKeys = new WeakSet<Urn>();
 
   constructor(
     entities: readonly EntitySpec[],
@@ -190,6 +192,16 @@ export class Registry {
   }
 
   /** The key aspect value derived from the URN; a key that breaks its schema makes the URN invalid. */
+  /**
+   * Throws InvalidUrnError unless the URN carries a valid key of its entity type. Parsed URNs are
+   * shared (parseUrn keeps the recent ones), so each is checked once, not on every request.
+   */
+  checkKey(urn: Urn, entity: EntitySpec): void {
+    if (this.validKeys.has(urn)) return;
+    this.keyOf(urn, entity);
+    this.validKeys.add(urn);
+  }
+
   keyOf(urn: Urn, entity: EntitySpec = this.entityOf(urn)): Record<string, string> {
     const fields = entity.keyAspect.keyFields ?? [];
     const parts = fields.length === 1 ? [urn.id] : urn.parts;
