@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -8,16 +7,22 @@ import { runInNewContext } from 'node:vm';
  * it grew under load, garbage included, until allocation resumes; the collection frees the
  * garbage (the pages V8 keeps mapped). One collection per quiet spell, when nobody waits on it.
  */
-export function collectWhenIdle(server: Server, onCollected: (liveBytes: number) => void, idleMs: number): NodeJS.Timeout {
+export function collectWhenIdle(activity: { readonly requests: number }, onCollected: (liveBytes: number) => void, idleMs: number): NodeJS.Timeout {
   const collect = fullCollection();
-  let lastRequest = 0;
+  // Requests are counted by the caller (a number to add to, cheaper than a listener per request)
+  // and looked at every quarter of idleMs: quiet means no new request over the last four looks.
+  let seen = activity.requests;
+  let lastRequest = Date.now();
   let busySinceCollection = true;
-  server.on('request', () => {
-    lastRequest = Date.now();
-    busySinceCollection = true;
-  });
   return setInterval(() => {
-    if (!busySinceCollection || Date.now() - lastRequest < idleMs) return;
+    const now = Date.now();
+    if (activity.requests !== seen) {
+      seen = activity.requests;
+      lastRequest = now;
+      busySinceCollection = true;
+      return;
+    }
+    if (!busySinceCollection || now - lastRequest < idleMs) return;
     busySinceCollection = false;
     collect();
     onCollected(getHeapStatistics().used_heap_size);

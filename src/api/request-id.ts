@@ -14,7 +14,8 @@ const MAX_LENGTH = 128;
 export function requestId(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID_HEADER];
   const text = Array.isArray(given) ? given[0] : given;
-  const clean = (text ?? '').replace(/[^A-Za-z0-9._:+=/@-]/g, '').slice(0, MAX_LENGTH);
+  if (text === undefined) return `req-${randomUUID()}`;
+  const clean = text.replace(/[^A-Za-z0-9._:+=/@-]/g, '').slice(0, MAX_LENGTH);
   return clean.length > 0 ? clean : `req-${randomUUID()}`;
 }
 
