@@ -75,8 +75,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     childLoggerFactory: requestLogger,
     bodyLimit: options.bodyLimit,
     exposeHeadRoutes: false,
-    // Fastify's two lines per request are written at info; above it, making them is work for nothing.
-    disableRequestLogging: !['trace', 'debug', 'info'].includes(options.logLevel ?? 'info'),
     frameworkErrors,
     clientErrorHandler,
     // URNs travel as single path segments and easily exceed the default 100 characters.

@@ -109,8 +109,19 @@ export class TestEvaluation {
   }
 }
 
+/** aspectsRead's answers by list of tests (the scheduled list is one array per catalog load), with and without push. */
+const readByTests = new WeakMap<readonly LoadedTest[], Array<ReadonlySet<string> | undefined>>();
+
 /** The union of what the tests read (undefined: everything), plus testResults when results are pushed. */
-export function aspectsRead(tests: readonly LoadedTest[], push: boolean): Set<string> | undefined {
+export function aspectsRead(tests: readonly LoadedTest[], push: boolean): ReadonlySet<string> | undefined {
+  let known = readByTests.get(tests);
+  if (!known) readByTests.set(tests, (known = []));
+  const slot = push ? 1 : 0;
+  if (!(slot in known)) known[slot] = unionRead(tests, push);
+  return known[slot];
+}
+
+function unionRead(tests: readonly LoadedTest[], push: boolean): Set<string> | undefined {
   const aspects = new Set<string>(push ? ['testResults'] : []);
   for (const test of tests) {
     if (!test.definition.aspects) return undefined;

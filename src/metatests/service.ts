@@ -29,6 +29,8 @@ export class MetadataTests {
   private readonly evaluation: TestEvaluation;
   private readonly runs: CatalogRuns;
   private readonly runListeners: RunListener[] = [];
+  /** The active, scheduled tests of a loaded catalog (one list per load: see testsFor). */
+  private readonly scheduled = new WeakMap<ReadonlyMap<string, LoadedTest>, readonly LoadedTest[]>();
 
   constructor(
     private readonly registry: Registry,
@@ -97,10 +99,17 @@ export class MetadataTests {
     }
   }
 
+  /** The same list for as long as the catalog is not reloaded, so what depends on it is worked out once (aspectsRead). */
+  private scheduledOf(all: ReadonlyMap<string, LoadedTest>): readonly LoadedTest[] {
+    let list = this.scheduled.get(all);
+    if (!list) this.scheduled.set(all, (list = [...all.values()].filter((t) => t.active && t.scheduled)));
+    return list;
+  }
+
   /** Named tests (400 for an unknown one), or the active, scheduled ones. */
-  private async testsFor(named?: readonly string[]): Promise<LoadedTest[]> {
+  private async testsFor(named?: readonly string[]): Promise<readonly LoadedTest[]> {
     const all = await this.catalog.all();
-    if (!named) return [...all.values()].filter((t) => t.active && t.scheduled);
+    if (!named) return this.scheduledOf(all);
     return named.map((urn) => {
       parseUrn(urn);
       const test = all.get(urn);

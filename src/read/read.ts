@@ -195,6 +195,11 @@ export class Reader {
   private async filtered(urn: Urn, rows: readonly StoredAspect[]): Promise<Map<string, AspectView>> {
     const aspects = new Map<string, AspectView>();
     for (const row of rows) {
+      // Most aspects have no read-time filter: no await (each one a turn of the microtask queue).
+      if (!this.filters.has(row.aspect)) {
+        aspects.set(row.aspect, row);
+        continue;
+      }
       const value = await this.show(urn, row.aspect, row.value);
       if (value === row.value) aspects.set(row.aspect, row);
       // A getter keeps the store's lazy parsing of system metadata.
