@@ -191,7 +191,6 @@ export class Registry {
     return current;
   }
 
-  /** The key aspect value derived from the URN; a key that breaks its schema makes the URN invalid. */
   /**
    * Throws InvalidUrnError unless the URN carries a valid key of its entity type. Parsed URNs are
    * shared (parseUrn keeps the recent ones), so each is checked once, not on every request.
@@ -202,6 +201,7 @@ export class Registry {
     this.validKeys.add(urn);
   }
 
+  /** The key aspect value derived from the URN; a key that breaks its schema makes the URN invalid. */
   keyOf(urn: Urn, entity: EntitySpec = this.entityOf(urn)): Record<string, string> {
     const fields = entity.keyAspect.keyFields ?? [];
     const parts = fields.length === 1 ? [urn.id] : urn.parts;
