@@ -32,7 +32,8 @@ export class SqliteSearch {
   ) {}
 
   search(query: SearchQuery): SearchResult {
-    const scope = new Scope(query.types, query.includeRemoved);
+    const documents = new Map(this.all<{ type: string; documents: number }>('SELECT type, documents FROM search_types', []).map((r) => [r.type, r.documents]));
+    const scope = new Scope(query.types, query.includeRemoved, documents);
     const node = lower(query.condition);
     const total = this.count(node, scope);
     const { by, order } = query.sort;
@@ -174,7 +175,7 @@ export class SqliteSearch {
 
   private facet({ field, numbers }: FacetField, node: Node, scope: Scope, total: number): Record<string, number> {
     if (field === 'entity') {
-      const counts = scope.types.map((t) => [t.name, this.count(node, new Scope([t], scope.includeRemoved))] as const);
+      const counts = scope.types.map((t) => [t.name, this.count(node, new Scope([t], scope.includeRemoved, scope.documents))] as const);
       return Object.fromEntries(counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
     }
     const params: Param[] = [];
