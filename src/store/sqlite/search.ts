@@ -22,6 +22,12 @@ type Row = { urn: string; value?: string | number | null; id?: number };
 
 export class SqliteSearch {
   private readonly statements = new Map<string, Database.Statement>();
+  /**
+   * A search reads in one transaction: the documents per type that scope its full text (see
+   * Scope.match), its total and its page come from the same commits, whatever another process
+   * commits meanwhile.
+   */
+  private readonly inOneRead: (query: SearchQuery) => SearchResult;
 
   constructor(
     private readonly db: Database.Database,
@@ -29,9 +35,15 @@ export class SqliteSearch {
     private readonly few = FEW,
     /** Up to this many rank words are ranked by tiers (tests set 0 to try the scoring plan). */
     private readonly maxTierWords = MAX_TIER_WORDS,
-  ) {}
+  ) {
+    this.inOneRead = db.transaction((query: SearchQuery) => this.answer(query));
+  }
 
   search(query: SearchQuery): SearchResult {
+    return this.inOneRead(query);
+  }
+
+  private answer(query: SearchQuery): SearchResult {
     const documents = new Map(this.all<{ type: string; documents: number }>('SELECT type, documents FROM search_types', []).map((r) => [r.type, r.documents]));
     const scope = new Scope(query.types, query.includeRemoved, documents);
     const node = lower(query.condition);
