@@ -10,7 +10,8 @@ import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.
  *   the entity's life), joined from per-aspect texts kept in search_docs: a search for several
  *   words finds them across aspects with one MATCH, and counts each entity once. The table is
  *   contentless: a document is removed with the text it was indexed with, joined again from
- *   search_docs as they were before the change.
+ *   search_docs as they were before the change. The `type` column holds the entity type's word
+ *   (typeWord), and search_types counts the documents of each type (see Scope.match).
  */
 export class SqliteIndexWriter {
   private readonly stmt;
@@ -43,6 +44,9 @@ export class SqliteIndexWriter {
         `INSERT INTO search_text (search_text, rowid, type, ${TEXT_COLUMNS.join(', ')}) VALUES ('delete', ?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`,
       ),
       textInsert: db.prepare(`INSERT INTO search_text (rowid, type, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`),
+      typeCount: db.prepare(
+        `INSERT INTO search_types (type, documents) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET documents = documents + excluded.documents`,
+      ),
     };
   }
 
@@ -116,10 +120,21 @@ export class SqliteIndexWriter {
     for (const [id, { urn, before, after }] of changed) {
       const [old, next] = [document(before), document([...after.values()].sort((a, b) => (a.aspect < b.aspect ? -1 : 1)))];
       if (JSON.stringify(old) === JSON.stringify(next)) continue;
-      if (old) this.stmt.textDelete.run(id, entityType(urn), ...old);
-      if (next) this.stmt.textInsert.run(id, entityType(urn), ...next);
+      const type = entityType(urn);
+      if (old) this.stmt.textDelete.run(id, typeWord(type), ...old);
+      if (next) this.stmt.textInsert.run(id, typeWord(type), ...next);
+      if (!old !== !next) this.stmt.typeCount.run(type, next ? 1 : -1);
     }
   }
+}
+
+/**
+ * An entity type as the one word of a document's `type` column: behind U+E000 (a private-use
+ * character, a letter to the tokenizer), so that no free word is a prefix of it. "data" as a free
+ * word read the postings of "dataset" in the type of every dataset before its column was tested.
+ */
+export function typeWord(type: string): string {
+  return `\u{E000}${type}`;
 }
 
 /** One aspect's text, by column. */

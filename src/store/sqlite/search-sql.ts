@@ -1,4 +1,5 @@
 import { TEXT_COLUMNS, type Condition, type StringOp, type TextColumn } from '../search-types.js';
+import { typeWord } from './search-index.js';
 
 /**
  * How a search condition becomes SQLite SQL, three ways: the set of URNs it holds for (each URN
@@ -66,6 +67,8 @@ export class Scope {
   constructor(
     readonly types: ReadonlyArray<{ name: string; keyAspect: string }>,
     readonly includeRemoved: boolean,
+    /** How many full-text documents each type has (search_types); types without any may be absent. */
+    readonly documents: ReadonlyMap<string, number>,
   ) {}
 
   /** Every entity of the types (every entity has its key aspect). */
@@ -85,9 +88,21 @@ export class Scope {
     return this.includeRemoved ? '1' : `NOT EXISTS (SELECT 1 FROM search_terms r WHERE ${REMOVED} AND r.urn = ${column})`;
   }
 
-  /** An FTS5 query for an expression, within the types (the type is a column of its own). */
+  /**
+   * An FTS5 query for an expression, within the types (the type is a column of its own). Each
+   * match of the expression is tested against the shorter list of postings: the documents of the
+   * types searched (AND), or of the others (NOT), or none when there are no others. AND with the
+   * types of 1M datasets took 10 ms for 33k matches, and more than the rest of the query.
+   */
   match(expr: string): string {
-    return `{type} : (${this.types.map((t) => `"${t.name}"`).join(' OR ')}) AND (${expr})`;
+    const words = (names: readonly string[]) => names.map((name) => `"${typeWord(name)}"`).join(' OR ');
+    const searched = new Set(this.types.map((t) => t.name));
+    const others = [...this.documents].filter(([type, n]) => n > 0 && !searched.has(type));
+    if (others.length === 0) return `(${expr})`;
+    const inside = this.types.reduce((n, t) => n + (this.documents.get(t.name) ?? 0), 0);
+    const outside = others.reduce((n, [, count]) => n + count, 0);
+    if (outside < inside) return `(${expr}) NOT {type} : (${words(others.map(([type]) => type))})`;
+    return `{type} : (${words([...searched])}) AND (${expr})`;
   }
 
   /** The key-row id of the entity with the URN in `u`: its text document's rowid. */

@@ -22,6 +22,12 @@ type Row = { urn: string; value?: string | number | null; id?: number };
 
 export class SqliteSearch {
   private readonly statements = new Map<string, Database.Statement>();
+  /**
+   * A search reads in one transaction: the documents per type that scope its full text (see
+   * Scope.match), its total and its page come from the same commits, whatever another process
+   * commits meanwhile.
+   */
+  private readonly inOneRead: (query: SearchQuery) => SearchResult;
 
   constructor(
     private readonly db: Database.Database,
@@ -29,10 +35,17 @@ export class SqliteSearch {
     private readonly few = FEW,
     /** Up to this many rank words are ranked by tiers (tests set 0 to try the scoring plan). */
     private readonly maxTierWords = MAX_TIER_WORDS,
-  ) {}
+  ) {
+    this.inOneRead = db.transaction((query: SearchQuery) => this.answer(query));
+  }
 
   search(query: SearchQuery): SearchResult {
-    const scope = new Scope(query.types, query.includeRemoved);
+    return this.inOneRead(query);
+  }
+
+  private answer(query: SearchQuery): SearchResult {
+    const documents = new Map(this.all<{ type: string; documents: number }>('SELECT type, documents FROM search_types', []).map((r) => [r.type, r.documents]));
+    const scope = new Scope(query.types, query.includeRemoved, documents);
     const node = lower(query.condition);
     const total = this.count(node, scope);
     const { by, order } = query.sort;
@@ -174,7 +187,7 @@ export class SqliteSearch {
 
   private facet({ field, numbers }: FacetField, node: Node, scope: Scope, total: number): Record<string, number> {
     if (field === 'entity') {
-      const counts = scope.types.map((t) => [t.name, this.count(node, new Scope([t], scope.includeRemoved))] as const);
+      const counts = scope.types.map((t) => [t.name, this.count(node, new Scope([t], scope.includeRemoved, scope.documents))] as const);
       return Object.fromEntries(counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
     }
     const params: Param[] = [];

@@ -107,7 +107,7 @@ export class SqliteStore implements Store {
 
   async clearSearchIndex(): Promise<void> {
     this.db.exec(`DELETE FROM search_terms; DELETE FROM search_numbers; DELETE FROM search_term_counts; DELETE FROM search_number_counts;
-      DELETE FROM search_docs; INSERT INTO search_text (search_text) VALUES ('delete-all'); DELETE FROM search_meta WHERE key = 'version';`);
+      DELETE FROM search_docs; INSERT INTO search_text (search_text) VALUES ('delete-all'); DELETE FROM search_types; DELETE FROM search_meta WHERE key = 'version';`);
   }
 
   async setSearchIndexVersion(version: number): Promise<void> {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { buildApp } from '../../../src/app.js';
+import { Registry } from '../../../src/registry/registry.js';
 import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../../src/store/search-types.js';
+import { Scope } from '../../../src/store/sqlite/search-sql.js';
 import { SqliteSearch } from '../../../src/store/sqlite/search.js';
 import { SqliteStore } from '../../../src/store/sqlite/store.js';
 import { datasetUrn, enc, V2 } from '../../helpers.js';
@@ -155,6 +157,116 @@ describe('SQLite search plans', () => {
       });
     }
   }
+
+  // Full text is scoped by testing the types searched (AND), the others (NOT), or no type when no
+  // other type has documents: each must answer as the search of every type, less the other types.
+  // Every type with documents (the seeded platforms and data types among them): no type is tested.
+  const everyType = () =>
+    db
+      .prepare<[], string>('SELECT type FROM search_types WHERE documents > 0')
+      .pluck()
+      .all()
+      .map((name) => ({ name, keyAspect: Registry.load().entityType(name)!.keyAspect.name }));
+  const scoped: Array<[string, TextCondition[]]> = [
+    ['a word', [text('orders')]],
+    ['two words', [text('orders'), text('about')]],
+    ['a word that a type name begins with', [text('chart')]],
+    ['a word that begins a type name and nothing else', [text('datas')]],
+  ];
+  for (const [name, rank] of scoped) {
+    it(`a search of some types answers as one of all, less the others, when ${name} rank the results`, async () => {
+      const condition: Condition = rank.length === 1 ? rank[0] : { kind: 'and', children: rank };
+      const query = (scope: typeof types, by: 'urn' | 'relevance') => ({
+        types: scope,
+        condition,
+        includeRemoved: false,
+        sort: { by, order: by === 'urn' ? ('ASCENDING' as const) : ('DESCENDING' as const) },
+        rank,
+        facets: [],
+      });
+      for (const by of ['urn', 'relevance'] as const) {
+        for (const search of [readWhole, walk]) {
+          const all = await scroll(search, query(everyType(), by));
+          for (const scope of [[types[0]], [types[1]], types]) {
+            const urns = all.urns.filter((u) => scope.some((t) => u.startsWith(`urn:li:${t.name}:`)));
+            assert.deepEqual(await scroll(search, query(scope, by)), { urns, total: urns.length, facets: [] }, `${scope.map((t) => t.name).join(', ')} by ${by}`);
+          }
+        }
+      }
+      if (name.includes('nothing else')) assert.equal((await scroll(readWhole, query(types, 'urn'))).total, 0);
+    });
+  }
+
+  it('counts the full-text documents of each type', () => {
+    const counted = db.prepare('SELECT type, documents FROM search_types WHERE documents > 0 ORDER BY type').all();
+    const documents = db
+      .prepare('SELECT a.entity_type AS type, count(DISTINCT d.entity) AS documents FROM search_docs d JOIN aspects a ON a.id = d.entity GROUP BY 1 ORDER BY 1')
+      .all();
+    assert.deepEqual(counted, documents);
+    assert.deepEqual(
+      counted.filter((c) => ['chart', 'dataset', 'structuredProperty'].includes((c as { type: string }).type)),
+      [
+        { type: 'chart', documents: 30 },
+        { type: 'dataset', documents: 240 },
+        { type: 'structuredProperty', documents: 2 },
+      ],
+    );
+  });
+});
+
+describe('full-text scope', () => {
+  const types = [
+    { name: 'dataset', keyAspect: 'datasetKey' },
+    { name: 'chart', keyAspect: 'chartKey' },
+  ];
+  const scope = (searched: typeof types, documents: Array<[string, number]>) => new Scope(searched, false, new Map(documents)).match('{name} : ("x")');
+
+  it('tests no type when no other type has documents', () => {
+    assert.equal(scope(types, [['dataset', 5], ['chart', 1], ['tag', 0]]), '({name} : ("x"))');
+  });
+
+  it('leaves the other types out when they have fewer documents, and keeps the types searched otherwise', () => {
+    assert.equal(scope([types[0]], [['dataset', 5], ['chart', 1], ['tag', 2]]), '({name} : ("x")) NOT {type} : ("\u{E000}chart" OR "\u{E000}tag")');
+    assert.equal(scope([types[1]], [['dataset', 5], ['chart', 1]]), '{type} : ("\u{E000}chart") AND ({name} : ("x"))');
+    assert.equal(scope(types, [['dataset', 2], ['chart', 1], ['tag', 3]]), '{type} : ("\u{E000}dataset" OR "\u{E000}chart") AND ({name} : ("x"))');
+  });
+});
+
+describe('full-text documents per type', () => {
+  it('follow writes and deletes of entities, and are counted again when the index is rebuilt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'urnbase-types-'));
+    try {
+      const datasets = () => {
+        const db = new Database(join(dir, 'urnbase.db'), { readonly: true });
+        try {
+          return db.prepare(`SELECT coalesce(sum(documents), 0) FROM search_types WHERE type = 'dataset'`).pluck().get();
+        } finally {
+          db.close();
+        }
+      };
+      let app = (await buildApp({ dataDir: dir, logLevel: 'silent', bodyLimit: 1 << 20 })).app;
+      const urns = ['a', 'b', 'c'].map((n) => datasetUrn(`types.${n}`));
+      for (const urn of urns) {
+        const res = await app.inject({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/datasetProperties`, payload: { description: 'counted' } });
+        assert.ok(res.statusCode < 300, res.body);
+      }
+      // A new description changes the document, not how many there are; a deleted entity's document goes.
+      await app.inject({ method: 'POST', url: `${V2}/dataset/${enc(urns[0])}/datasetProperties`, payload: { description: 'again' } });
+      assert.equal((await app.inject({ method: 'DELETE', url: `${V2}/dataset/${enc(urns[1])}` })).statusCode, 200);
+      await app.close();
+      assert.equal(datasets(), 2);
+
+      const store = new SqliteStore(dir);
+      await store.clearSearchIndex();
+      await store.close();
+      assert.equal(datasets(), 0);
+      app = (await buildApp({ dataDir: dir, logLevel: 'silent', bodyLimit: 1 << 20 })).app;
+      await app.close();
+      assert.equal(datasets(), 2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('search index of an older data dir', () => {
