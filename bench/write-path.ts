@@ -6,9 +6,10 @@
  *
  * The HTTP benchmarks (load.ts, structured.ts) give a request's whole cost; this one splits it:
  * what is left for HTTP and Fastify is their figure minus this one. `--aspect status` writes an
- * aspect that is not in the full-text document, so the difference shows FTS5's share.
+ * aspect that is not in the full-text document, so the difference shows FTS5's share;
+ * `--aspect structuredProperties` writes three typed values validated against their definitions.
  *
- * usage: node dist/bench/write-path.js [--writes <n>] [--rounds <n>] [--aspect globalTags|status]
+ * usage: node dist/bench/write-path.js [--writes <n>] [--rounds <n>] [--aspect globalTags|status|structuredProperties]
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -28,10 +29,33 @@ const VALUES: Record<string, (n: number) => unknown> = {
   globalTags: (n) => seedTags(n),
   // status is not text: its index row changes (removed flips at each visit), the document does not.
   status: (n) => ({ removed: Math.floor(n / datasetUrns.length) % 2 === 0 }),
+  // Three typed values, validated against their definitions (as bench/structured.ts's POST).
+  structuredProperties: (n) => ({
+    properties: [
+      { propertyUrn: TIER, values: [{ string: TIERS[n % TIERS.length] }] },
+      { propertyUrn: RETENTION, values: [{ double: n }] },
+      { propertyUrn: REVIEWED, values: [{ string: new Date(Date.UTC(2000, 0, 1) + (n % 20_000) * 86_400_000).toISOString().slice(0, 10) }] },
+    ],
+  }),
 };
+const property = (qualifiedName: string) => `urn:li:structuredProperty:${qualifiedName}`;
+const [TIER, RETENTION, REVIEWED] = ['bench.tier', 'bench.retention', 'bench.reviewed'].map(property);
+const TIERS = ['gold', 'silver', 'bronze'];
+const definition = (qualifiedName: string, type: string, extra: object = {}) => ({
+  qualifiedName,
+  valueType: `urn:li:dataType:datahub.${type}`,
+  cardinality: 'SINGLE',
+  entityTypes: ['urn:li:entityType:datahub.dataset'],
+  ...extra,
+});
+const DEFINITIONS = [
+  definition('bench.tier', 'string', { allowedValues: TIERS.map((string) => ({ value: { string } })) }),
+  definition('bench.retention', 'number'),
+  definition('bench.reviewed', 'date'),
+];
 const value = VALUES[flags.aspect];
 if (!value || !Number.isInteger(WRITES) || WRITES < CONCURRENCY || !Number.isInteger(ROUNDS) || ROUNDS < 1) {
-  throw new Error('--aspect globalTags|status, --writes >= 16, --rounds >= 1');
+  throw new Error('--aspect globalTags|status|structuredProperties, --writes >= 16, --rounds >= 1');
 }
 
 /** The CPU time (user + system, µs) of this process so far. */
@@ -48,6 +72,9 @@ try {
     services.ingest
       .ingest([{ urn: datasetUrns[i % datasetUrns.length], aspect: flags.aspect, changeType: 'UPSERT', value: value(n) }], context)
       .then((changes) => services.reader.present(changes));
+  for (const body of DEFINITIONS) {
+    await services.ingest.ingest([{ urn: property(body.qualifiedName), aspect: 'propertyDefinition', changeType: 'UPSERT', value: body }], context);
+  }
   for (let i = 0; i < datasetUrns.length; i++) await write(i, i);
 
   // The SQLite transaction's share: the group commit's call into the writer, timed around it.

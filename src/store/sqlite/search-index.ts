@@ -17,6 +17,14 @@ export class SqliteIndexWriter {
   private readonly stmt;
   /** Field numbers (search_fields) by name; numbers never change once committed. */
   private readonly fields = new Map<string, number>();
+  /**
+   * The transaction's count changes, by table, field, type and value, written once each at its
+   * end (writeCounts): a group of writes moves a common value's count (a platform, a tier) once,
+   * not once per entity, and changes that cancel out write nothing.
+   */
+  private readonly counts = new Map<string, { statement: Database.Statement; field: number; type: string; value: string | number; delta: number }>();
+  /** The same for the documents of each entity type (search_types). */
+  private readonly documents = new Map<string, number>();
 
   constructor(db: Database.Database) {
     this.stmt = {
@@ -50,7 +58,7 @@ export class SqliteIndexWriter {
     };
   }
 
-  /** A field's number, numbering a new field (in the commit's transaction: see forgetFields). */
+  /** A field's number, numbering a new field (in the commit's transaction: see rolledBack). */
   private field(name: string): number {
     let id = this.fields.get(name) ?? this.stmt.fieldId.get(name);
     if (id === undefined) id = Number(this.stmt.fieldInsert.run(name).lastInsertRowid);
@@ -58,9 +66,27 @@ export class SqliteIndexWriter {
     return id;
   }
 
-  /** After a rollback: numbers given in it were not kept (another field may get them). */
-  forgetFields(): void {
+  /** After a rollback: numbers given in it were not kept (another field may get them), nor its count changes. */
+  rolledBack(): void {
     this.fields.clear();
+    this.counts.clear();
+    this.documents.clear();
+  }
+
+  /** At the end of the transaction: each count that moved, moved once. */
+  writeCounts(): void {
+    for (const { statement, field, type, value, delta } of this.counts.values()) if (delta !== 0) statement.run(field, type, value, delta);
+    this.counts.clear();
+    for (const [type, delta] of this.documents) if (delta !== 0) this.stmt.typeCount.run(type, delta);
+    this.documents.clear();
+  }
+
+  private count(statement: Database.Statement, field: number, type: string, value: string | number, delta: 1 | -1): void {
+    // Terms are strings and numbers numbers: the value's type tells the two tables apart.
+    const key = `${typeof value}\u0000${field}\u0000${type}\u0000${value}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.delta += delta;
+    else this.counts.set(key, { statement, field, type, value, delta });
   }
 
   /** Deletes or inserts an entity's (field, value) rows; each row that changed moves its value's count by `delta`. */
@@ -74,7 +100,7 @@ export class SqliteIndexWriter {
   ): void {
     for (const [name, value] of pairs) {
       const field = this.field(name);
-      if (row.run(field, value, urn).changes > 0) count.run(field, type, value, delta);
+      if (row.run(field, value, urn).changes > 0) this.count(count, field, type, value, delta);
     }
   }
 
@@ -123,7 +149,7 @@ export class SqliteIndexWriter {
       const type = entityType(urn);
       if (old) this.stmt.textDelete.run(id, typeWord(type), ...old);
       if (next) this.stmt.textInsert.run(id, typeWord(type), ...next);
-      if (!old !== !next) this.stmt.typeCount.run(type, next ? 1 : -1);
+      if (!old !== !next) this.documents.set(type, (this.documents.get(type) ?? 0) + (next ? 1 : -1));
     }
   }
 }

@@ -99,6 +99,7 @@ export class SqliteWriter {
         for (const row of events.rows) this.stmt.event.run(...PendingEvents.values(row));
         this.index.write(index, ids);
       }
+      this.index.writeCounts();
     });
   }
 
@@ -112,14 +113,14 @@ export class SqliteWriter {
       this.group.immediate(group);
       return group.map(() => undefined);
     } catch (error) {
-      this.index.forgetFields();
+      this.index.rolledBack();
       if (group.length === 1) return [asError(error)];
       return group.map((batch) => {
         try {
           this.group.immediate([batch]);
           return undefined;
         } catch (error) {
-          this.index.forgetFields();
+          this.index.rolledBack();
           return asError(error);
         }
       });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { buildCore } from '../../../src/core.js';
 import { Ingest } from '../../../src/ingest/ingest.js';
 import { Registry } from '../../../src/registry/registry.js';
 import { SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrate.js';
@@ -124,6 +125,49 @@ describe('SQLite store and the write path', () => {
     assert.ok(results[1].status === 'rejected' && results[1].reason instanceof StaleWriteError);
     assert.equal((await store.getLatest(b, ['status'])).length, 1);
     await store.close();
+  });
+
+  it('group commit: the search counts equal the index rows after changes that cancel out and a stale batch retried alone', async () => {
+    const sub = mkdtempSync(join(tmpdir(), 'urnbase-counts-'));
+    try {
+      const store = new SqliteStore(sub);
+      const { ingest, indexer } = buildCore(store, registry);
+      const writer = (store as unknown as { commits: { writer: { commit: (group: readonly unknown[]) => unknown } } }).commits.writer;
+      const commit = writer.commit.bind(writer);
+      const groups: number[] = [];
+      writer.commit = (group) => (groups.push(group.length), commit(group));
+      const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,counts.${name},PROD)`;
+      const tag = (...names: string[]) => ({ tags: names.map((n) => ({ tag: `urn:li:tag:${n}` })) });
+      // A second write path: its writes are not queued behind the first one's for the same entity.
+      const other = new Ingest(store, registry, undefined, indexer);
+      const write = (name: string, value: unknown, path = ingest) => path.ingest([{ urn: dataset(name), aspect: 'globalTags', changeType: 'UPSERT', value }], context);
+      await Promise.all([write('a', tag('x')), write('b', tag('y')), write('c', tag('x', 'y'))]);
+      // One group: a and b swap their tags (their counts cancel out), c is written by both paths
+      // from the same version, so one of its batches is stale: the group rolls back, each batch is
+      // retried alone, and the stale one's write path tries again from the new version.
+      await Promise.all([write('a', tag('y')), write('b', tag('x')), write('c', tag('x')), write('c', tag('z'), other)]);
+      assert.ok(groups.includes(4), `expected a group of 4 batches, got ${groups.join(', ')}`);
+      await store.close();
+      const db = new Database(join(sub, 'urnbase.db'), { readonly: true });
+      const counted = db.prepare('SELECT field, type, value, n FROM search_term_counts WHERE n != 0 ORDER BY field, type, value').all();
+      const rows = db
+        .prepare(
+          `SELECT field, substr(urn, 8, instr(substr(urn, 8), ':') - 1) AS type, value, count(*) AS n
+             FROM search_terms GROUP BY field, type, value ORDER BY field, type, value`,
+        )
+        .all();
+      assert.ok(rows.length > 0, 'the writes were indexed');
+      assert.deepEqual(counted, rows);
+      const tags = db.prepare(`SELECT value, n FROM search_term_counts WHERE field = (SELECT id FROM search_fields WHERE name = 'tags') AND n != 0 ORDER BY value`).all();
+      const c = db.prepare(`SELECT metadata FROM aspects WHERE urn = ? AND aspect = 'globalTags'`).pluck().get(dataset('c')) as string;
+      const last = JSON.parse(c).tags[0].tag as string;
+      assert.ok(['urn:li:tag:x', 'urn:li:tag:z'].includes(last));
+      const expected = last === 'urn:li:tag:x' ? { x: 2, y: 1 } : { x: 1, y: 1, z: 1 };
+      assert.deepEqual(tags, Object.entries(expected).map(([t, n]) => ({ value: `urn:li:tag:${t}`, n })));
+      db.close();
+    } finally {
+      rmSync(sub, { recursive: true, force: true });
+    }
   });
 
   it('keeps writing while the checkpointer thread copies the log back, and reopens intact', async () => {
