@@ -51,7 +51,7 @@ export class SqliteWriter {
       // Found by the (urn, aspect) index once, then by rowid: read, archived, then updated in place.
       // Read, then inserted: an INSERT … SELECT may fail midway (NOT NULL columns), so it runs in a
       // savepoint, where FTS5 flushes the terms the write just changed: 16–20 µs, against 4–5 for
-      // the two (bench/write-path.ts, 2026-11-26). Every statement here changes one row.
+      // the two (bench/write-path.ts, 2026-11-26). Each statement of a put changes one row.
       archived: db.prepare<[number], unknown[]>(`SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE id = ?`).raw(),
       archive: db.prepare<unknown[]>(`INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS}) VALUES (?, ${HISTORY_COLUMNS.split(',').map(() => '?').join(', ')})`),
       update: db.prepare(
