@@ -19,36 +19,10 @@ import {
   runSuite,
   seedDatasets,
 } from './harness.js';
+import { assignments, DEFINITIONS, property, RETENTION, TIER } from './structured-values.js';
 
-const property = (qualifiedName: string) => `urn:li:structuredProperty:${qualifiedName}`;
-const TIER = property('bench.tier');
-const RETENTION = property('bench.retention');
-const REVIEWED = property('bench.reviewed');
-const TIERS = ['gold', 'silver', 'bronze'];
-
-const definition = (qualifiedName: string, type: string, extra: object = {}) => ({
-  qualifiedName,
-  valueType: `urn:li:dataType:datahub.${type}`,
-  cardinality: 'SINGLE',
-  entityTypes: ['urn:li:entityType:datahub.dataset'],
-  ...extra,
-});
-const DEFINITIONS = [
-  definition('bench.tier', 'string', { allowedValues: TIERS.map((string) => ({ value: { string } })) }),
-  definition('bench.retention', 'number'),
-  definition('bench.reviewed', 'date'),
-];
-
-// Shared by all connections and both scenarios: retention is new in every request, so every
-// request stores a new version; tier and the review date change along with it.
+// Shared by all connections and both scenarios.
 let next = 1;
-const DAY = 86_400_000;
-const EPOCH = Date.UTC(2000, 0, 1);
-const assignments = (n: number) => [
-  { propertyUrn: TIER, values: [{ string: TIERS[n % TIERS.length] }] },
-  { propertyUrn: RETENTION, values: [{ double: n }] },
-  { propertyUrn: REVIEWED, values: [{ string: new Date(EPOCH + (n % 20_000) * DAY).toISOString().slice(0, 10) }] },
-];
 const retentionPatch = (n: number) => ({
   patch: [{ op: 'add', path: `/properties/${RETENTION}`, value: { propertyUrn: RETENTION, values: [{ double: n }] } }],
   arrayPrimaryKeys: { properties: ['propertyUrn'] },

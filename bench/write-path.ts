@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
 import type { CommitBatch } from '../src/store/store.js';
 import { datasetUrns, fmt, makeTempDir, median, removeTempDir, seedTags } from './harness.js';
+import { assignments, DEFINITIONS, property } from './structured-values.js';
 
 const { values: flags } = parseArgs({
   options: { writes: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, aspect: { type: 'string', default: 'globalTags' } },
@@ -30,29 +31,8 @@ const VALUES: Record<string, (n: number) => unknown> = {
   // status is not text: its index row changes (removed flips at each visit), the document does not.
   status: (n) => ({ removed: Math.floor(n / datasetUrns.length) % 2 === 0 }),
   // Three typed values, validated against their definitions (as bench/structured.ts's POST).
-  structuredProperties: (n) => ({
-    properties: [
-      { propertyUrn: TIER, values: [{ string: TIERS[n % TIERS.length] }] },
-      { propertyUrn: RETENTION, values: [{ double: n }] },
-      { propertyUrn: REVIEWED, values: [{ string: new Date(Date.UTC(2000, 0, 1) + (n % 20_000) * 86_400_000).toISOString().slice(0, 10) }] },
-    ],
-  }),
+  structuredProperties: (n) => ({ properties: assignments(n) }),
 };
-const property = (qualifiedName: string) => `urn:li:structuredProperty:${qualifiedName}`;
-const [TIER, RETENTION, REVIEWED] = ['bench.tier', 'bench.retention', 'bench.reviewed'].map(property);
-const TIERS = ['gold', 'silver', 'bronze'];
-const definition = (qualifiedName: string, type: string, extra: object = {}) => ({
-  qualifiedName,
-  valueType: `urn:li:dataType:datahub.${type}`,
-  cardinality: 'SINGLE',
-  entityTypes: ['urn:li:entityType:datahub.dataset'],
-  ...extra,
-});
-const DEFINITIONS = [
-  definition('bench.tier', 'string', { allowedValues: TIERS.map((string) => ({ value: { string } })) }),
-  definition('bench.retention', 'number'),
-  definition('bench.reviewed', 'date'),
-];
 const value = VALUES[flags.aspect];
 if (!value || !Number.isInteger(WRITES) || WRITES < CONCURRENCY || !Number.isInteger(ROUNDS) || ROUNDS < 1) {
   throw new Error('--aspect globalTags|status|structuredProperties, --writes >= 16, --rounds >= 1');
