@@ -7,6 +7,9 @@ import { encodeSystemMetadata, SM_COLUMNS } from './system-metadata.js';
 
 const SM = SM_COLUMNS.join(', ');
 const HISTORY_COLUMNS = `urn, aspect, version, metadata, system_metadata, ${SM}, created_on, created_by, event`;
+/** What a put reads of the latest row: the values its archive takes (previous_id, then HISTORY_COLUMNS), then its id. */
+const LATEST_COLUMNS = ['history_id', ...HISTORY_COLUMNS.split(', '), 'id'];
+const LATEST = { version: LATEST_COLUMNS.indexOf('version'), metadata: LATEST_COLUMNS.indexOf('metadata'), event: LATEST_COLUMNS.indexOf('event'), id: LATEST_COLUMNS.indexOf('id') };
 
 /** The ids of an aspect's history rows, newest first (see the schema's note on the chain). */
 export const HISTORY_CHAIN = `WITH RECURSIVE chain(id, version, previous_id) AS (
@@ -43,16 +46,13 @@ export class SqliteWriter {
       current: db.prepare<[string, string], { id: number; version: number; event: number | null }>(
         'SELECT id, version, event FROM aspects WHERE urn = ? AND aspect = ?',
       ),
-      // The same, when an event will name the value it replaces as its previous one (if it is the same text).
-      currentText: db.prepare<[string, string], { id: number; version: number; event: number | null; metadata: string }>(
-        'SELECT id, version, event, metadata FROM aspects WHERE urn = ? AND aspect = ?',
-      ),
       lastSequence: db.prepare<[], number>(`SELECT seq FROM sqlite_sequence WHERE name = 'change_log'`).pluck(),
-      // Found by the (urn, aspect) index once, then by rowid: read, archived, then updated in place.
-      // Read, then inserted: an INSERT … SELECT may fail midway (NOT NULL columns), so it runs in a
-      // savepoint, where FTS5 flushes the terms the write just changed: 16–20 µs, against 4–5 for
-      // the two (bench/write-path.ts, 2026-11-26). Each statement of a put changes one row.
-      archived: db.prepare<[number], unknown[]>(`SELECT history_id, ${HISTORY_COLUMNS} FROM aspects WHERE id = ?`).raw(),
+      // A put's one read of the latest row, whole: its version for the compare-and-set, and the
+      // values it archives. Read, then inserted: an INSERT … SELECT may fail midway
+      // (NOT NULL columns), so it runs in a savepoint, where FTS5 flushes the terms the write just
+      // changed: 16–20 µs, against 4–5 for a read and an insert (bench/write-path.ts, 2026-11-26).
+      // Each statement of a put changes one row.
+      latest: db.prepare<[string, string], unknown[]>(`SELECT ${LATEST_COLUMNS.join(', ')} FROM aspects WHERE urn = ? AND aspect = ?`).raw(),
       archive: db.prepare<unknown[]>(`INSERT INTO aspect_history (previous_id, ${HISTORY_COLUMNS}) VALUES (?, ${HISTORY_COLUMNS.split(',').map(() => '?').join(', ')})`),
       update: db.prepare(
         `UPDATE aspects SET metadata = ?, system_metadata = ?, sm_observed = ?, sm_run = ?, sm_source = ?, sm_created_on = ?, sm_created_by = ?,
@@ -168,15 +168,16 @@ export class SqliteWriter {
     const logged = events.claim(write, value, smColumns);
     const sequence = logged?.sequence ?? null;
     // The compare-and-set: the stored version must be the one the write was computed from.
-    const current = logged && expectedVersion > 0 ? this.stmt.currentText.get(urn, aspect) : this.stmt.current.get(urn, aspect);
-    if (expectedVersion > 0 ? current?.version !== expectedVersion : current !== undefined) throw stale();
+    const current = this.stmt.latest.get(urn, aspect);
+    if (expectedVersion > 0 ? current?.[LATEST.version] !== expectedVersion : current !== undefined) throw stale();
     if (current) {
-      const archived = Number(this.stmt.archive.run(...(this.stmt.archived.get(current.id) as unknown[])).lastInsertRowid);
+      const [id, event] = [current[LATEST.id] as number, current[LATEST.event] as number | null];
+      const archived = Number(this.stmt.archive.run(...current.slice(0, LATEST.id)).lastInsertRowid);
       // The event that logged the archived value now finds it in history.
-      if (current.event !== null && !events.moved(current.event, archived)) this.stmt.moved.run(archived, current.event);
-      if (logged && 'metadata' in current && current.metadata === jsonText(logged.event.previousValue)) logged.previousOf = archived;
-      this.stmt.update.run(value, ...smColumns, version, time, actor, archived, sequence, current.id);
-      if (logged) logged.aspectId = current.id;
+      if (event !== null && !events.moved(event, archived)) this.stmt.moved.run(archived, event);
+      if (logged && current[LATEST.metadata] === jsonText(logged.event.previousValue)) logged.previousOf = archived;
+      this.stmt.update.run(value, ...smColumns, version, time, actor, archived, sequence, id);
+      if (logged) logged.aspectId = id;
     } else {
       const { lastInsertRowid } = this.stmt.insert.run(urn, aspect, write.entityType, value, ...smColumns, version, time, actor, sequence);
       if (logged) logged.aspectId = Number(lastInsertRowid);
