@@ -2,20 +2,61 @@ import { LATEST_COLUMNS, toStored, type AspectRow } from '../rows.js';
 import type { StoredAspect } from '../store.js';
 import type { StorePool } from './pool.js';
 
+/** Reads of latest values asked for in one turn of the event loop, for one list of aspects. */
+interface LatestReads {
+  aspects?: readonly string[];
+  urns: Set<string>;
+  callers: Array<{ urns: ReadonlySet<string>; resolve: (aspects: StoredAspect[]) => void; reject: (error: unknown) => void }>;
+}
+
 /**
  * The statements that read aspects from PostgreSQL: latest values, an earlier version (history
  * rows are keyed by version: no chain to walk), pages of one aspect or of URNs, a range of URNs.
  * No cache: other replicas write the same database.
  */
 export class AspectReads {
+  /** Latest-value reads waiting for the end of this turn, by their list of aspects. */
+  private waiting = new Map<string, LatestReads>();
+
   constructor(private readonly db: StorePool) {}
 
-  async getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
-    if (urns.length === 0) return [];
-    const rows = aspects
-      ? await this.db.rows<AspectRow>(`SELECT ${LATEST_COLUMNS} FROM aspects WHERE urn = ANY($1::text[]) AND aspect = ANY($2::text[])`, [urns, aspects])
-      : await this.db.rows<AspectRow>(`SELECT ${LATEST_COLUMNS} FROM aspects WHERE urn = ANY($1::text[])`, [urns]);
-    return rows.map(toStored);
+  /**
+   * Latest values. The reads asked for in one turn of the event loop (the requests that arrived
+   * together) for the same aspects are answered by one statement, sent at the end of the turn: a
+   * round trip costs more here than the rows it brings back. Each read is still sent after it
+   * was asked for, so it sees every write committed before.
+   */
+  getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
+    if (urns.length === 0) return Promise.resolve([]);
+    const key = aspects ? JSON.stringify(aspects) : '*';
+    let reads = this.waiting.get(key);
+    if (!reads) {
+      if (this.waiting.size === 0) setImmediate(() => this.flush());
+      this.waiting.set(key, (reads = { aspects, urns: new Set(), callers: [] }));
+    }
+    for (const urn of urns) reads.urns.add(urn);
+    const caller = new Set(urns);
+    return new Promise((resolve, reject) => reads.callers.push({ urns: caller, resolve, reject }));
+  }
+
+  private flush(): void {
+    const all = [...this.waiting.values()];
+    this.waiting = new Map();
+    for (const reads of all) void this.readLatest(reads);
+  }
+
+  private async readLatest({ aspects, urns, callers }: LatestReads): Promise<void> {
+    let rows: AspectRow[];
+    try {
+      rows = aspects
+        ? await this.db.rows<AspectRow>(`SELECT ${LATEST_COLUMNS} FROM aspects WHERE urn = ANY($1::text[]) AND aspect = ANY($2::text[])`, [[...urns], aspects])
+        : await this.db.rows<AspectRow>(`SELECT ${LATEST_COLUMNS} FROM aspects WHERE urn = ANY($1::text[])`, [[...urns]]);
+    } catch (error) {
+      for (const caller of callers) caller.reject(error);
+      return;
+    }
+    // Each caller gets objects of its own (a value is parsed per object, and callers may change theirs).
+    for (const caller of callers) caller.resolve(rows.filter((row) => caller.urns.has(row.urn)).map(toStored));
   }
 
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {

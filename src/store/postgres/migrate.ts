@@ -76,6 +76,16 @@ CREATE INDEX search_entities_trigrams ON search_entities USING gin (lower(urn) g
 `;
 
 /**
+ * Migration 4: no per-value count tables. Search never read them (it counts from the rows'
+ * indexes), and every writer of a common value (a platform, a tag) updated the same count row
+ * and held its lock to COMMIT: all writers of that value ran one at a time.
+ */
+export const PG_DROP_COUNTS = `
+DROP TABLE search_term_counts;
+DROP TABLE search_number_counts;
+`;
+
+/**
  * PostgreSQL schema migrations, applied in order; `schema_migrations` records which have run.
  * Append new steps, never edit old ones. JSON is kept as TEXT (jsonb would reorder keys), and text
  * keys use COLLATE "C" so URNs sort by bytes, as SQLite sorts them.
@@ -131,6 +141,7 @@ export const PG_MIGRATIONS: readonly string[] = [
    CREATE TABLE search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
   PG_SEARCH_SCHEMA,
   PG_SEARCH_TRIGRAMS,
+  PG_DROP_COUNTS,
 ];
 
 /** Any fixed number: the lock replicas starting together queue on. */

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { StaleWriteError } from '../store.js';
+import { StoreUnavailableError } from '../../errors.js';
 import { storeError } from './errors.js';
+import { prepared } from './prepared.js';
 
 export interface PoolOptions {
   /** Query and connection-acquire timeout (ms). */
@@ -15,12 +17,18 @@ export interface PoolOptions {
  */
 export class StorePool {
   readonly pool: pg.Pool;
+  /** Errors thrown by a COMMIT (its outcome unknown). */
+  private readonly commitFailures = new WeakSet<object>();
 
   constructor(url: string, options: PoolOptions) {
     const timeout = options.timeoutMs ?? 10_000;
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
+      // Custom plans: the best plan for `= ANY($1)` and unnest($1) depends on the arrays' lengths,
+      // which a generic plan cannot know (on small tables it chose sequential scans and hash joins).
+      // Statements are still prepared (prepared.ts): parsing and analysis are not repeated.
+      options: '-c plan_cache_mode=force_custom_plan',
       connectionTimeoutMillis: timeout,
       query_timeout: timeout,
       statement_timeout: timeout,
@@ -32,7 +40,7 @@ export class StorePool {
 
   async rows<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
     try {
-      return (await this.pool.query<R>(text, values)).rows;
+      return (await this.pool.query<R>(prepared(text, values))).rows;
     } catch (error) {
       throw storeError(error);
     }
@@ -41,14 +49,14 @@ export class StorePool {
   /** The number of rows a statement changed. */
   async count(text: string, values: unknown[]): Promise<number> {
     try {
-      return (await this.pool.query(text, values)).rowCount ?? 0;
+      return (await this.pool.query(prepared(text, values))).rowCount ?? 0;
     } catch (error) {
       throw storeError(error);
     }
   }
 
   /** Runs `work` between BEGIN and COMMIT on one connection; a failure rolls back. */
-  async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -56,19 +64,31 @@ export class StorePool {
       throw storeError(error);
     }
     let broken = false;
+    let committing = false;
     try {
       await client.query('BEGIN');
-      await work(client);
+      const result = await work(client);
+      committing = true;
       await client.query('COMMIT');
+      return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => (broken = true));
       const translated = storeError(error);
       // A connection the database became unavailable on is dropped, not given back to the pool.
       if (!(translated instanceof StaleWriteError) && translated !== error) broken = true;
+      if (committing) this.commitFailures.add(translated as object);
       throw translated;
     } finally {
       client.release(broken);
     }
+  }
+
+  /**
+   * Whether a transaction's failure left the database as it was, so its work may be tried again:
+   * false when the database was unavailable or COMMIT itself failed (it may have committed).
+   */
+  rolledBack(error: unknown): boolean {
+    return !(error instanceof StoreUnavailableError) && !(typeof error === 'object' && error !== null && this.commitFailures.has(error));
   }
 
   end(): Promise<void> {

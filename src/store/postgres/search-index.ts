@@ -1,13 +1,16 @@
 import type pg from 'pg';
 import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.js';
 import { documentVector, pgText } from './text.js';
+import { prepared } from './prepared.js';
+import { WriteStatement } from './write-statement.js';
 
 /**
  * The search index on PostgreSQL, written inside the transaction that writes the aspects:
  * - search_entities: every indexed entity (its key aspect's entries are indexed), numbered in
  *   creation order (relevance ties) and holding its full-text document (text.ts);
- * - keyword values and numbers: a row per (field, value, urn), changed by difference, with a count
- *   per (field, entity type, value), as on SQLite (sqlite/search-index.ts);
+ * - keyword values and numbers: a row per (field, value, urn), changed by difference (no count
+ *   tables as on SQLite: search counts from the rows' indexes, and a count row every writer of a
+ *   common value updates serialised all writers, see migration 4);
  * - search_docs: each aspect's text, joined into the entity's document when one of them changes.
  * Text is `COLLATE "C"`: byte order, SQLite's order. The tables are created in migrate.ts.
  */
@@ -20,145 +23,201 @@ const DOC_COLUMNS: Record<TextColumn, string> = {
   keywords: 'keywords',
 };
 
-/** Applies a request's index writes, in order (as SQLite does), inside the caller's transaction. */
+/**
+ * Applies index writes inside the caller's transaction, in three statements: the entities'
+ * rows locked, their texts read, then every change in one statement (writer.ts does the same
+ * for a group, its locks taken with the aspects').
+ */
 export async function writeIndex(client: pg.ClientBase, writes: readonly IndexWrite[]): Promise<void> {
-  const texts = new Set<string>();
-  const counts = new CountChanges();
-  for (const write of writes) {
-    const type = entityType(write.urn);
-    const isKey = write.aspect === write.keyAspect;
-    if (isKey && write.text !== null && (write.text !== undefined || write.addTerms.length > 0)) {
-      await client.query('INSERT INTO search_entities (urn, type) VALUES ($1, $2) ON CONFLICT (urn) DO NOTHING', [write.urn, type]);
+  const plan = planIndex(writes);
+  await lockEntities(client, plan.texts);
+  const statement = new WriteStatement();
+  await addIndexWrites(client, statement, plan);
+  await statement.run(client);
+}
+
+/**
+ * Locks the rows of entities whose documents are rebuilt, in URN order (as every writer does:
+ * no deadlock), before their texts are read: another replica may be writing another aspect's
+ * text of the same entity, and READ COMMITTED reads anew per statement, so the texts read next
+ * include what it committed. Read before the lock, the later writer overwrote the document
+ * without the earlier one's text.
+ */
+export async function lockEntities(client: pg.ClientBase, urns: readonly string[]): Promise<void> {
+  if (urns.length > 0) await client.query(prepared('SELECT 1 FROM search_entities WHERE urn = ANY($1::text[]) ORDER BY urn FOR UPDATE', [urns]));
+}
+
+/**
+ * Adds a plan's changes to `statement`, each table's rows in one part. The documents to rebuild
+ * are computed first, from the texts stored (read now: the entities' rows must be locked) and the
+ * plan's. An entity deleted and made again in the plan is deleted at once, in a statement of its
+ * own (the parts cannot change one row twice).
+ */
+export async function addIndexWrites(client: pg.ClientBase, statement: WriteStatement, plan: IndexPlan): Promise<void> {
+  const documents = plan.texts.length > 0 ? await rebuiltDocuments(client, plan) : new Map<string, string>();
+  const gone = new Set(plan.entitiesGone);
+  const again = plan.entitiesNew.filter((urn) => gone.has(urn));
+  if (again.length > 0) await client.query('DELETE FROM search_entities WHERE urn = ANY($1::text[])', [again]);
+  const deleted = plan.entitiesGone.filter((urn) => !again.includes(urn));
+  if (deleted.length > 0) statement.add('entities_gone', `DELETE FROM search_entities WHERE urn = ANY(${statement.param(deleted, 'text[]')})`);
+  if (plan.entitiesNew.length > 0) {
+    // In the writes' order: ids number entities in creation order (relevance ties).
+    statement.add(
+      'entities_new',
+      `INSERT INTO search_entities (urn, type, doc)
+       SELECT urn, type, doc::tsvector FROM unnest(${statement.param(plan.entitiesNew, 'text[]')}, ${statement.param(plan.entitiesNew.map(entityType), 'text[]')},
+         ${statement.param(plan.entitiesNew.map((urn) => documents.get(urn) ?? ''), 'text[]')}) WITH ORDINALITY AS x(urn, type, doc, n)
+       ORDER BY n ON CONFLICT (urn) DO NOTHING`,
+    );
+  }
+  // An entity inserted above is not seen here (one snapshot): it was inserted with its document.
+  const rebuilt = [...documents].filter(([urn]) => !gone.has(urn));
+  if (rebuilt.length > 0) {
+    statement.add(
+      'documents',
+      `UPDATE search_entities e SET doc = x.doc::tsvector
+         FROM unnest(${statement.param(rebuilt.map(([urn]) => urn), 'text[]')}, ${statement.param(rebuilt.map(([, doc]) => doc), 'text[]')}) AS x(urn, doc)
+        WHERE e.urn = x.urn`,
+    );
+  }
+  for (const kind of ['terms', 'numbers'] as const) {
+    const cast = kind === 'terms' ? 'text[]' : 'float8[]';
+    const rows = (list: ReadonlyArray<[string, string | number, string]>) => {
+      const [fields, values, urns] = columns(list);
+      return `unnest(${statement.param(fields, 'text[]')}, ${statement.param(values, cast)}, ${statement.param(urns, 'text[]')})`;
+    };
+    const { gone: removed, added } = plan[kind];
+    if (removed.length > 0) {
+      statement.add(
+        `${kind}_gone`,
+        `DELETE FROM search_${kind} t USING ${rows(removed)} AS x(field, value, urn) WHERE t.field = x.field AND t.value = x.value AND t.urn = x.urn`,
+      );
     }
-    await changeValues(client, counts, 'terms', write.urn, type, write.removeTerms, write.addTerms);
-    await changeValues(client, counts, 'numbers', write.urn, type, write.removeNumbers, write.addNumbers);
+    if (added.length > 0) statement.add(`${kind}_new`, `INSERT INTO search_${kind} (field, value, urn) SELECT * FROM ${rows(added)} ON CONFLICT DO NOTHING`);
+  }
+  const docsGone = plan.docs.filter((d) => d.text === null);
+  if (docsGone.length > 0) {
+    statement.add(
+      'texts_gone',
+      `DELETE FROM search_docs d USING unnest(${statement.param(docsGone.map((d) => d.urn), 'text[]')}, ${statement.param(docsGone.map((d) => d.aspect), 'text[]')}) AS x(urn, aspect)
+        WHERE d.urn = x.urn AND d.aspect = x.aspect`,
+    );
+  }
+  const docsSet = plan.docs.filter((d) => d.text !== null);
+  if (docsSet.length > 0) {
+    const names = TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]);
+    const texts = TEXT_COLUMNS.map((c) => statement.param(docsSet.map((d) => columnText(d.text, c)), 'text[]'));
+    statement.add(
+      'texts_new',
+      `INSERT INTO search_docs (urn, aspect, ${names.join(', ')})
+       SELECT * FROM unnest(${statement.param(docsSet.map((d) => d.urn), 'text[]')}, ${statement.param(docsSet.map((d) => d.aspect), 'text[]')}, ${texts.join(', ')})
+       ON CONFLICT (urn, aspect) DO UPDATE SET ${names.map((n) => `${n} = excluded.${n}`).join(', ')}`,
+    );
+  }
+}
+
+/** A column of an aspect's text as stored (PostgreSQL text), or null. */
+function columnText(text: Partial<Record<TextColumn, string>> | null, column: TextColumn): string | null {
+  const value = text?.[column];
+  return value === undefined || value === null ? null : pgText(value);
+}
+
+/** What a list of index writes leaves, each row once: the last change to it wins, as applied in order. */
+export interface IndexPlan {
+  /** Entities whose key's entries went (deleted first: one that comes back is numbered anew). */
+  entitiesGone: string[];
+  /** Entities whose key's entries are there at the end, in the order they came. */
+  entitiesNew: string[];
+  terms: { gone: Array<[string, string, string]>; added: Array<[string, string, string]> };
+  numbers: { gone: Array<[string, number, string]>; added: Array<[string, number, string]> };
+  /** Each aspect's text at the end: null when it goes. */
+  docs: Array<{ urn: string; aspect: string; text: Partial<Record<TextColumn, string>> | null }>;
+  /** Entities whose document is rebuilt, in URN order. */
+  texts: string[];
+}
+
+export function planIndex(writes: readonly IndexWrite[]): IndexPlan {
+  const entities = new Map<string, { gone: boolean; present: boolean }>();
+  const terms = new Map<string, { row: [string, string, string]; present: boolean }>();
+  const numbers = new Map<string, { row: [string, number, string]; present: boolean }>();
+  const docs = new Map<string, IndexPlan['docs'][number]>();
+  const texts = new Set<string>();
+  const entity = (urn: string) => entities.get(urn) ?? entities.set(urn, { gone: false, present: false }).get(urn)!;
+  const change = <V extends string | number>(
+    rows: Map<string, { row: [string, V, string]; present: boolean }>,
+    urn: string,
+    pairs: ReadonlyArray<[string, V]>,
+    present: boolean,
+  ) => {
+    for (const [field, value] of pairs) {
+      const key = `${field}\u0000${typeof value}\u0000${value}\u0000${urn}`;
+      const entry = rows.get(key);
+      if (entry) entry.present = present;
+      else rows.set(key, { row: [field, value, urn], present });
+    }
+  };
+  for (const write of writes) {
+    const isKey = write.aspect === write.keyAspect;
+    if (isKey && write.text !== null && (write.text !== undefined || write.addTerms.length > 0)) entity(write.urn).present = true;
+    change(terms, write.urn, write.removeTerms, false);
+    change(terms, write.urn, write.addTerms, true);
+    change(numbers, write.urn, write.removeNumbers, false);
+    change(numbers, write.urn, write.addNumbers, true);
     if (write.text !== undefined) {
-      if (write.text === null) await client.query('DELETE FROM search_docs WHERE urn = $1 AND aspect = $2', [write.urn, write.aspect]);
-      else {
-        const values = TEXT_COLUMNS.map((c) => {
-          const text = write.text?.[c];
-          return text === undefined || text === null ? null : pgText(text);
-        });
-        await client.query(
-          `INSERT INTO search_docs (urn, aspect, ${TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]).join(', ')}) VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (urn, aspect) DO UPDATE SET ${TEXT_COLUMNS.map((c) => `${DOC_COLUMNS[c]} = excluded.${DOC_COLUMNS[c]}`).join(', ')}`,
-          [write.urn, write.aspect, ...values],
-        );
-      }
+      docs.set(`${write.urn}\u0000${write.aspect}`, { urn: write.urn, aspect: write.aspect, text: write.text });
       texts.add(write.urn);
     }
     // The key's entries going is the entity going (a delete removes its other aspects' entries too).
-    if (isKey && write.text === null) await client.query('DELETE FROM search_entities WHERE urn = $1', [write.urn]);
+    if (isKey && write.text === null) Object.assign(entity(write.urn), { gone: true, present: false });
   }
-  // In URN order: two writers locking the same entities take them in the same order (no deadlock).
-  for (const urn of [...texts].sort()) await rebuildDocument(client, urn);
-  await counts.apply(client);
+  const split = <R>(rows: Map<string, { row: R; present: boolean }>) => ({
+    gone: [...rows.values()].filter((r) => !r.present).map((r) => r.row),
+    added: [...rows.values()].filter((r) => r.present).map((r) => r.row),
+  });
+  return {
+    entitiesGone: [...entities].filter(([, e]) => e.gone).map(([urn]) => urn),
+    entitiesNew: [...entities].filter(([, e]) => e.present).map(([urn]) => urn),
+    terms: split(terms),
+    numbers: split(numbers),
+    docs: [...docs.values()],
+    texts: [...texts].sort(),
+  };
 }
 
 /** Empties the index (to rebuild it), inside the caller's transaction. */
 export async function clearIndex(client: pg.ClientBase): Promise<void> {
-  await client.query('TRUNCATE search_entities, search_terms, search_numbers, search_term_counts, search_number_counts, search_docs');
+  await client.query('TRUNCATE search_entities, search_terms, search_numbers, search_docs');
 }
 
-/** Removes then adds an entity's values of a table; what actually went or came changes the counts. */
-async function changeValues(
-  client: pg.ClientBase,
-  counts: CountChanges,
-  kind: 'terms' | 'numbers',
-  urn: string,
-  type: string,
-  remove: ReadonlyArray<[string, string | number]>,
-  add: ReadonlyArray<[string, string | number]>,
-): Promise<void> {
-  const table = `search_${kind}`;
-  const cast = kind === 'terms' ? 'text[]' : 'float8[]';
-  if (remove.length > 0) {
-    const gone = await client.query<{ field: string; value: string | number }>(
-      `DELETE FROM ${table} t USING unnest($1::text[], $2::${cast}) AS x(field, value)
-       WHERE t.field = x.field AND t.value = x.value AND t.urn = $3 RETURNING t.field, t.value`,
-      [...columns(remove), urn],
-    );
-    counts.change(kind, type, gone.rows, -1);
-  }
-  if (add.length > 0) {
-    const added = await client.query<{ field: string; value: string | number }>(
-      `INSERT INTO ${table} (field, value, urn) SELECT DISTINCT x.field, x.value, $3 FROM unnest($1::text[], $2::${cast}) AS x(field, value)
-       ON CONFLICT DO NOTHING RETURNING field, value`,
-      [...columns(add), urn],
-    );
-    counts.change(kind, type, added.rows, 1);
-  }
+/** (field, value, urn) rows as the three arrays unnest() takes. */
+function columns(rows: ReadonlyArray<[string, string | number, string]>): [string[], Array<string | number>, string[]] {
+  return [rows.map(([field]) => pgText(field)), rows.map(([, value]) => (typeof value === 'string' ? pgText(value) : value)), rows.map(([, , urn]) => urn)];
 }
 
 /**
- * A request's changes to the per-value counts, applied last, in one statement per table, in
- * (field, type, value) order. Counts of common values (a platform, a popular tag) are rows every
- * writer updates: updated as they came, two requests took them in different orders and deadlocked
- * (a second each to detect, then a retry), which stalled writers under load.
+ * The plan's entities' documents anew (tsvector literals): each column joined from the entity's
+ * aspects' texts in aspect order, the texts stored overlaid with the plan's. The entities' rows
+ * must be locked (lockEntities).
  */
-class CountChanges {
-  private readonly deltas = { terms: new Map<string, CountDelta>(), numbers: new Map<string, CountDelta>() };
-
-  change(kind: 'terms' | 'numbers', type: string, rows: ReadonlyArray<{ field: string; value: string | number }>, by: number): void {
-    const deltas = this.deltas[kind];
-    for (const { field, value } of rows) {
-      const key = `${field}\u0000${type}\u0000${value}`;
-      const delta = deltas.get(key);
-      if (delta) delta.n += by;
-      else deltas.set(key, { field, type, value, n: by });
-    }
-  }
-
-  async apply(client: pg.ClientBase): Promise<void> {
-    for (const kind of ['terms', 'numbers'] as const) {
-      const rows = [...this.deltas[kind].values()].filter((d) => d.n !== 0).sort(byKey);
-      if (rows.length === 0) continue;
-      const table = kind === 'terms' ? 'search_term_counts' : 'search_number_counts';
-      await client.query(
-        `INSERT INTO ${table} (field, type, value, n)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::${kind === 'terms' ? 'text[]' : 'float8[]'}, $4::bigint[])
-         ON CONFLICT (field, type, value) DO UPDATE SET n = ${table}.n + excluded.n`,
-        [rows.map((r) => r.field), rows.map((r) => r.type), rows.map((r) => r.value), rows.map((r) => r.n)],
-      );
-    }
-  }
-}
-
-interface CountDelta {
-  field: string;
-  type: string;
-  value: string | number;
-  n: number;
-}
-
-/** The order in which count rows are locked: the same in every transaction. */
-function byKey(a: CountDelta, b: CountDelta): number {
-  if (a.field !== b.field) return a.field < b.field ? -1 : 1;
-  if (a.type !== b.type) return a.type < b.type ? -1 : 1;
-  if (a.value === b.value) return 0;
-  return a.value < b.value ? -1 : 1;
-}
-
-/** (field, value) pairs as the two arrays unnest() takes. */
-function columns(pairs: ReadonlyArray<[string, string | number]>): [string[], Array<string | number>] {
-  return [pairs.map(([field]) => pgText(field)), pairs.map(([, value]) => (typeof value === 'string' ? pgText(value) : value))];
-}
-
-/** An entity's document anew from its aspects' texts (each column joined in aspect order). */
-async function rebuildDocument(client: pg.ClientBase, urn: string): Promise<void> {
-  // Another replica may be writing another aspect's text of this entity: take the entity's row
-  // first, so the texts read next include what that writer committed (READ COMMITTED reads
-  // anew per statement). Reading before the lock let the later writer overwrite the document
-  // without the earlier one's text.
-  await client.query('SELECT 1 FROM search_entities WHERE urn = $1 FOR UPDATE', [urn]);
+async function rebuiltDocuments(client: pg.ClientBase, plan: IndexPlan): Promise<Map<string, string>> {
   const { rows } = await client.query<Record<string, string | null>>(
-    `SELECT ${TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]).join(', ')} FROM search_docs WHERE urn = $1 ORDER BY aspect`,
-    [urn],
+    prepared(`SELECT urn, aspect, ${TEXT_COLUMNS.map((c) => DOC_COLUMNS[c]).join(', ')} FROM search_docs WHERE urn = ANY($1::text[])`, [plan.texts]),
   );
-  const columns = Object.fromEntries(
-    TEXT_COLUMNS.map((c) => [c, rows.map((r) => r[DOC_COLUMNS[c]]).filter((t): t is string => t !== null).join('\n')]),
-  ) as Record<TextColumn, string>;
-  await client.query('UPDATE search_entities SET doc = $2::tsvector WHERE urn = $1', [urn, documentVector(columns)]);
+  const texts = new Map<string, Map<string, Array<string | null>>>(plan.texts.map((urn) => [urn, new Map()]));
+  for (const row of rows) texts.get(row.urn!)?.set(row.aspect!, TEXT_COLUMNS.map((c) => row[DOC_COLUMNS[c]]));
+  for (const { urn, aspect, text } of plan.docs) {
+    const aspects = texts.get(urn)!;
+    if (text === null) aspects.delete(aspect);
+    else aspects.set(aspect, TEXT_COLUMNS.map((c) => columnText(text, c)));
+  }
+  const documents = new Map<string, string>();
+  for (const [urn, aspects] of texts) {
+    // Byte order of the names, as the column's COLLATE "C" sorts them.
+    const ordered = [...aspects].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b))).map(([, columns]) => columns);
+    const columns = Object.fromEntries(TEXT_COLUMNS.map((c, i) => [c, ordered.map((t) => t[i]).filter((t): t is string => t !== null).join('\n')]));
+    documents.set(urn, documentVector(columns));
+  }
+  return documents;
 }
 
 /** `urn:li:<type>:…` → `<type>`. */

@@ -5,10 +5,10 @@ import { storeError } from './errors.js';
 import { migratePostgres } from './migrate.js';
 import { StorePool, type PoolOptions } from './pool.js';
 import { AspectReads } from './aspect-reads.js';
+import { PostgresGroupCommit } from './group-commit.js';
 import { clearIndex } from './search-index.js';
 import { PostgresSearch } from './search.js';
 import { PostgresTokens } from './tokens.js';
-import { writeBatch } from './writer.js';
 
 /**
  * The store for several replicas: PostgreSQL through a pg.Pool. The same tables as SQLite's
@@ -23,6 +23,7 @@ export class PostgresStore implements Store {
   private readonly searcher: PostgresSearch;
   private readonly changeLog: PostgresChangeLog;
   private readonly tokens: PostgresTokens;
+  private readonly commits: PostgresGroupCommit;
 
   private constructor(readonly url: string, options: PoolOptions) {
     this.location = { kind: 'postgres', url };
@@ -31,6 +32,7 @@ export class PostgresStore implements Store {
     this.searcher = new PostgresSearch(this.db.pool);
     this.changeLog = new PostgresChangeLog(this.db);
     this.tokens = new PostgresTokens(this.db);
+    this.commits = new PostgresGroupCommit(this.db);
   }
 
   /** Opens the pool and runs the schema migrations not yet applied. */
@@ -121,9 +123,9 @@ export class PostgresStore implements Store {
     return this.tokens.touchToken(id, at);
   }
 
-  /** The whole batch in one transaction, or nothing. */
+  /** The whole batch in one transaction (shared with other batches: group-commit.ts), or nothing. */
   commit(batch: CommitBatch): Promise<void> {
-    return this.db.transaction((client) => writeBatch(client, batch));
+    return this.commits.commit(batch);
   }
 
   close(): Promise<void> {

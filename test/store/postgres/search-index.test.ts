@@ -54,7 +54,7 @@ describe('PostgreSQL search index, written concurrently', async () => {
   });
 
   // Tag writes to existing datasets, each taking and dropping tags shared with every other writer.
-  it('lets 8 transactions change the counts of the same tags at once without a deadlock, and keeps them exact', { skip: available ? false : PG_SKIP_MESSAGE }, async () => {
+  it('lets 8 transactions change rows of the same tags at once without a deadlock, and keeps them exact', { skip: available ? false : PG_SKIP_MESSAGE }, async () => {
     const datasets = Array.from({ length: 32 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,counts.${i},PROD)`);
     const tags = Array.from({ length: 8 }, (_, i) => `urn:li:tag:t${i}`);
     const held = new Map<string, string[]>(datasets.map((d) => [d, []]));
@@ -81,13 +81,11 @@ describe('PostgreSQL search index, written concurrently', async () => {
         }
       }),
     );
-    const { rows } = await db.pool.query<{ value: string; n: string; actual: string }>(
-      `SELECT c.value, c.n, (SELECT count(*) FROM search_terms t WHERE t.field = 'tags' AND t.value = c.value) AS actual
-         FROM search_term_counts c WHERE c.field = 'tags' ORDER BY c.value`,
+    const { rows } = await db.pool.query<{ value: string; n: string }>(
+      `SELECT value, count(*) AS n FROM search_terms WHERE field = 'tags' GROUP BY value ORDER BY value`,
     );
-    assert.deepEqual(rows.map((r) => [r.value, r.n]), rows.map((r) => [r.value, r.actual]));
     const expected = new Map<string, number>();
     for (const list of held.values()) for (const t of list) expected.set(t, (expected.get(t) ?? 0) + 1);
-    assert.deepEqual(rows.filter((r) => r.n !== '0').map((r) => [r.value, Number(r.n)]), [...expected].sort(([a], [b]) => (a < b ? -1 : 1)));
+    assert.deepEqual(rows.map((r) => [r.value, Number(r.n)]), [...expected].sort(([a], [b]) => (a < b ? -1 : 1)));
   });
 });

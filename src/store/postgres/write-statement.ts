@@ -1,0 +1,46 @@
+import type pg from 'pg';
+import { prepared } from './prepared.js';
+
+/**
+ * One statement made of data-modifying CTEs, so that a group's writes to several tables cost one
+ * round trip (on this kind of machine a round trip to PostgreSQL costs more than the work it
+ * carries). Parameters are numbered as they are added. Every part runs on the statement's one
+ * snapshot and none sees another's changes, so no two parts may change the same row: the callers
+ * net their writes first (a row is written once) and read before they write.
+ */
+export class WriteStatement {
+  private readonly parts: string[] = [];
+  private readonly counted: string[] = [];
+  private readonly values: unknown[] = [];
+
+  /** A parameter's placeholder, cast to `type`. */
+  param(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+
+  /** A part, named so that later parts can read it (its RETURNING rows, or its SELECT's). */
+  add(name: string, sql: string): void {
+    this.parts.push(`${name} AS (${sql})`);
+  }
+
+  /** A part whose number of rows (RETURNING 1) `run` returns under its name. */
+  addCounted(name: string, sql: string): void {
+    this.add(name, sql);
+    this.counted.push(name);
+  }
+
+  get empty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  /** Runs the parts (nothing when there are none); the counted parts' row counts by name. */
+  async run(client: pg.ClientBase): Promise<Record<string, number>> {
+    if (this.parts.length === 0) return {};
+    const counts = this.counted.map((name) => `(SELECT count(*) FROM ${name})::int AS ${name}`);
+    const { rows } = await client.query<Record<string, number>>(
+      prepared(`WITH ${this.parts.join(',\n')} SELECT ${counts.length > 0 ? counts.join(', ') : '1 AS done'}`, this.values),
+    );
+    return rows[0];
+  }
+}
