@@ -31,6 +31,7 @@ const MAX_GROUP = 256;
 export class PostgresGroupCommit {
   private pending: PendingCommit[] = [];
   private inFlight = 0;
+  private scheduled = false;
 
   constructor(private readonly db: StorePool) {}
 
@@ -38,7 +39,14 @@ export class PostgresGroupCommit {
     return new Promise((resolve, reject) => {
       const urns = new Set([...batch.writes.map((w) => w.urn), ...(batch.index ?? []).map((w) => w.urn)]);
       this.pending.push({ batch, urns, resolve, reject });
-      this.next();
+      // At the end of the turn: the batches of every request that arrived with this one join it.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.next();
+        });
+      }
     });
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { writeIndex } from '../../../src/store/postgres/search-index.js';
+import { planIndex, writeIndex } from '../../../src/store/postgres/search-index.js';
 import type { IndexWrite } from '../../../src/store/search-types.js';
 import { postgresAvailable, PG_SKIP_MESSAGE } from '../../pg.js';
 import { createSearchDatabase, type SearchDatabase } from './search-mirror.js';
@@ -53,6 +53,18 @@ describe('PostgreSQL search index, written concurrently', async () => {
     assert.deepEqual(rows, [{ zephyr: true, boreas: true }]);
   });
 
+  it('makes an entity anew, with a new number and only its new text, when one list of writes deletes and recreates it', { skip: available ? false : PG_SKIP_MESSAGE }, async () => {
+    const again = 'urn:li:dataset:(urn:li:dataPlatform:hive,again,PROD)';
+    const key = (words: IndexWrite['text']): IndexWrite => ({ ...text('datasetKey', {}), urn: again, text: words });
+    await writeIndex(db.pool as never, [key({ name: 'first' })]);
+    const before = await db.pool.query<{ id: string }>('SELECT id FROM search_entities WHERE urn = $1', [again]);
+    await writeIndex(db.pool as never, [key(null), key({ name: 'second' })]);
+    const { rows } = await db.pool.query<{ id: string; doc: string }>('SELECT id, doc::text AS doc FROM search_entities WHERE urn = $1', [again]);
+    assert.equal(rows.length, 1);
+    assert.ok(Number(rows[0].id) > Number(before.rows[0].id));
+    assert.equal(rows[0].doc, "'second':1A");
+  });
+
   // Tag writes to existing datasets, each taking and dropping tags shared with every other writer.
   it('lets 8 transactions change rows of the same tags at once without a deadlock, and keeps them exact', { skip: available ? false : PG_SKIP_MESSAGE }, async () => {
     const datasets = Array.from({ length: 32 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,counts.${i},PROD)`);
@@ -87,5 +99,38 @@ describe('PostgreSQL search index, written concurrently', async () => {
     const expected = new Map<string, number>();
     for (const list of held.values()) for (const t of list) expected.set(t, (expected.get(t) ?? 0) + 1);
     assert.deepEqual(rows.map((r) => [r.value, Number(r.n)]), [...expected].sort(([a], [b]) => (a < b ? -1 : 1)));
+  });
+});
+
+/** planIndex nets a list of index writes: each row once, as the writes applied in order would leave it. */
+describe('PostgreSQL index plan', () => {
+  const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,other,PROD)';
+  const tags = (aspect: string, remove: string[], add: string[], at = urn): IndexWrite => ({
+    urn: at, aspect, keyAspect: 'datasetKey', removeTerms: remove.map((t) => ['tags', t]), addTerms: add.map((t) => ['tags', t]), removeNumbers: [], addNumbers: [],
+  });
+
+  it('keeps the last change to a row: removed then added is added, added then removed is removed', () => {
+    const plan = planIndex([tags('globalTags', [], ['a', 'b']), tags('editableSchemaMetadata', ['a'], []), tags('globalTags', ['b'], ['b'])]);
+    assert.deepEqual(plan.terms, { gone: [['tags', 'a', urn]], added: [['tags', 'b', urn]] });
+  });
+
+  it('keeps rows of different entities and of numbers apart from terms', () => {
+    const plan = planIndex([
+      tags('globalTags', [], ['a']),
+      tags('globalTags', ['a'], [], other),
+      { ...tags('datasetProperties', [], []), addNumbers: [['size', 1]], removeNumbers: [['size', 2]] },
+    ]);
+    assert.deepEqual(plan.terms, { gone: [['tags', 'a', other]], added: [['tags', 'a', urn]] });
+    assert.deepEqual(plan.numbers, { gone: [['size', 2, urn]], added: [['size', 1, urn]] });
+  });
+
+  it('deletes an entity whose key goes and makes it anew when the key comes back, and keeps each aspect\'s last text', () => {
+    const plan = planIndex([text('datasetKey', { name: 'one' }), text('globalTags', { keywords: 'x' }), { ...text('datasetKey', {}), text: null }, text('datasetKey', { name: 'two' })]);
+    assert.deepEqual([plan.entitiesGone, plan.entitiesNew], [[urn], [urn]]);
+    assert.deepEqual(plan.docs, [
+      { urn, aspect: 'datasetKey', text: { name: 'two' } },
+      { urn, aspect: 'globalTags', text: { keywords: 'x' } },
+    ]);
+    assert.deepEqual(plan.texts, [urn]);
   });
 });
