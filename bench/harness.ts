@@ -174,12 +174,17 @@ async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
  * A urnbase server on its own data dir, with authentication on (requests send authHeaders()),
  * for benchmarks that drive it themselves. `stop` ends it with SIGTERM, as an operator would.
  */
-export async function startUrnbase(dataDir: string, extraArgs: string[] = []): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
+export async function startUrnbase(
+  dataDir: string,
+  extraArgs: string[] = [],
+  /** Node's own flags (e.g. --cpu-prof). */
+  nodeArgs: string[] = [],
+): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = start(
     'urnbase',
-    [URNBASE_MAIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', '--auth', 'true', ...extraArgs],
+    [...nodeArgs, URNBASE_MAIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', '--auth', 'true', ...extraArgs],
     { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN_SECRET },
   );
   await waitUntilUp(`${base}/health`, child);

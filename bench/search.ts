@@ -12,6 +12,7 @@
  * usage: node dist/bench/search.js [--checkpoints 10000,100000,1000000] [--samples 200] [--quick]
  *   --quick  checkpoints 2,000 and 10,000, 50 samples: a smoke run
  *   --postgres  run urnbase on PostgreSQL (a fresh database, dropped afterwards; see benchDatabase)
+ *   --profile <dir>  run urnbase under node --cpu-prof, profiles written to <dir>
  *   --keep <dir>  load into <dir> and keep it afterwards, for a closer look; a <dir> kept by an
  *                 earlier run is measured again (checkpoints it holds already are measured without
  *                 loading, the rest are loaded on top)
@@ -23,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { authHeaders, benchDatabase, expectOk, fmt, jsonHeaders, makeTempDir, removeTempDir, startUrnbase, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
-  options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' }, postgres: { type: 'boolean', default: false } },
+  options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' }, profile: { type: 'string' }, postgres: { type: 'boolean', default: false } },
 });
 const CHECKPOINTS = (flags.checkpoints ?? (flags.quick ? '2000,10000' : '10000,100000,1000000')).split(',').map(Number);
 const SAMPLES = Number(flags.samples ?? (flags.quick ? 50 : 200));
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
   const dataDir = flags.keep ? path.resolve(flags.keep) : await makeTempDir('urnbase-search-');
   if (flags.postgres && flags.keep) throw new Error('--keep is for SQLite data dirs');
   const database = flags.postgres ? await benchDatabase() : undefined;
-  const server = await startUrnbase(dataDir, ['--tests-on-change', 'false', '--tests-interval', '0', ...(database ? ['--database-url', database.url] : [])]);
+  const server = await startUrnbase(dataDir, ['--tests-on-change', 'false', '--tests-interval', '0', ...(database ? ['--database-url', database.url] : [])], flags.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(flags.profile)] : []);
   console.log(`store: ${database ? 'PostgreSQL' : 'SQLite'}\n`);
   const rows: string[] = [];
   let loadedAtEnd = 0;

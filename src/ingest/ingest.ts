@@ -5,7 +5,7 @@ import type { SearchIndexer } from '../search/indexer.js';
 import { StaleWriteError, type ChangeEvent, type Store } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
 import { BatchState } from './batch-state.js';
-import { defaultAspects } from './defaults.js';
+import { defaultAspectNames, defaultAspects } from './defaults.js';
 import { KeyedLock } from './locks.js';
 import { applyPatch } from './patch.js';
 import { PendingCommit, type ChangedEntity } from './pending-commit.js';
@@ -239,12 +239,18 @@ export class Ingest {
     if (events.length > 0) for (const listener of this.listeners) listener(events, context);
   }
 
-  /** Loads what the proposals touch: their aspects and keys (everything for entity deletes). */
+  /**
+   * Loads what the proposals touch: their aspects and keys (everything for entity deletes), and
+   * the aspects a new entity gets by default (createEntity then needs no read of its own).
+   */
   private async loadFor(state: BatchState, items: readonly ResolvedProposal[]): Promise<void> {
     const whole = items.filter((i) => i.proposal.changeType === 'DELETE' && i.aspect === i.entity.keyAspect);
     if (whole.length > 0) await state.load([...new Set(whole.map((i) => i.urn.text))]);
     const names = new Set<string>();
-    for (const item of items) names.add(item.aspect.name).add(item.entity.keyAspect.name);
+    for (const item of items) {
+      names.add(item.aspect.name).add(item.entity.keyAspect.name);
+      for (const name of defaultAspectNames(item.entity)) names.add(name);
+    }
     await state.load([...new Set(items.map((i) => i.urn.text))], [...names]);
   }
 
