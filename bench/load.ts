@@ -57,6 +57,7 @@ runSuite({
   },
   ratios: [
     { label: 'GET / bare GET', scenario: 'urnbase GET', baseline: 'bare GET', target: 0.5 },
-    { label: 'POST / bare POST', scenario: 'urnbase POST', baseline: 'bare POST', target: 0.25 },
+    // On PostgreSQL: issue 22's target.
+    { label: 'POST / bare POST', scenario: 'urnbase POST', baseline: 'bare POST', target: 0.25, postgresTarget: 0.12 },
   ],
 });

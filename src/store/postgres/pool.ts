@@ -25,13 +25,15 @@ export class StorePool {
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
-      // Custom plans: the best plan for `= ANY($1)` and unnest($1) depends on the arrays' lengths,
-      // which a generic plan cannot know (on small tables it chose sequential scans and hash joins).
-      // Statements are still prepared (prepared.ts): parsing and analysis are not repeated.
-      options: '-c plan_cache_mode=force_custom_plan',
       connectionTimeoutMillis: timeout,
       query_timeout: timeout,
       statement_timeout: timeout,
+      // Custom plans: the best plan for `= ANY($1)` and unnest($1) depends on the arrays' lengths,
+      // which a generic plan cannot know (on small tables it chose sequential scans and hash
+      // joins). Statements are still prepared (prepared.ts): parsing and analysis are not
+      // repeated. Set per connection before its first use, not as a startup option, which
+      // poolers such as PgBouncer refuse.
+      onConnect: async (client: pg.ClientBase) => void (await client.query('SET plan_cache_mode = force_custom_plan')),
     });
     // An idle connection that breaks (the server restarted) is dropped by the pool; without a
     // listener its error would crash the process.

@@ -31,7 +31,8 @@ export class GroupConflict extends StaleWriteError {
  * aspect goes in a statement of its own, before the last.
  */
 export async function writeGroup(client: pg.ClientBase, batches: readonly CommitBatch[]): Promise<Array<StaleWriteError | undefined>> {
-  const documents = planIndex(batches.flatMap((b) => b.index ?? [])).texts;
+  // The entities whose documents change: their rows are locked with the aspects' (in URN order).
+  const documents = [...new Set(batches.flatMap((b) => (b.index ?? []).filter((w) => w.text !== undefined).map((w) => w.urn)))];
   const versions = await lockRows(client, batches, documents);
   const outcomes = batches.map((batch) => checkVersions(batch, versions));
   const kept = batches.filter((_, i) => outcomes[i] === undefined);
