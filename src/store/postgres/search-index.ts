@@ -8,9 +8,9 @@ import { WriteStatement } from './write-statement.js';
  * The search index on PostgreSQL, written inside the transaction that writes the aspects:
  * - search_entities: every indexed entity (its key aspect's entries are indexed), numbered in
  *   creation order (relevance ties) and holding its full-text document (text.ts);
- * - keyword values and numbers: a row per (field, value, urn), changed by difference (no count
- *   tables as on SQLite: search counts from the rows' indexes, and a count row every writer of a
- *   common value updates serialised all writers, see migration 4);
+ * - keyword values and numbers: a row per (field, value, urn), changed by difference (no per-value
+ *   count tables as on SQLite, see migration 4: search never read them, and the count row of a
+ *   common value, which every writer of it updated, serialised those writers);
  * - search_docs: each aspect's text, joined into the entity's document when one of them changes.
  * Text is `COLLATE "C"`: byte order, SQLite's order. The tables are created in migrate.ts.
  */
