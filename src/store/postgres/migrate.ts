@@ -76,8 +76,8 @@ CREATE INDEX search_entities_trigrams ON search_entities USING gin (lower(urn) g
 `;
 
 /**
- * Migration 4: no per-value count tables. Search never read them (it counts from the rows'
- * indexes), and every writer of a common value (a platform, a tag) updated the same count row
+ * Migration 4: no per-value count tables. Search never read them (it counts its matches itself),
+ * and every writer of a common value (a platform, a tag) updated the same count row
  * and held its lock to COMMIT: all writers of that value ran one at a time.
  */
 export const PG_DROP_COUNTS = `

@@ -43,7 +43,7 @@ export async function writeIndex(client: pg.ClientBase, writes: readonly IndexWr
  * include what it committed. Read before the lock, the later writer overwrote the document
  * without the earlier one's text.
  */
-export async function lockEntities(client: pg.ClientBase, urns: readonly string[]): Promise<void> {
+async function lockEntities(client: pg.ClientBase, urns: readonly string[]): Promise<void> {
   if (urns.length > 0) await client.query(prepared('SELECT 1 FROM search_entities WHERE urn = ANY($1::text[]) ORDER BY urn FOR UPDATE', [urns]));
 }
 

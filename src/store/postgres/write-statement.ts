@@ -30,10 +30,6 @@ export class WriteStatement {
     this.counted.push(name);
   }
 
-  get empty(): boolean {
-    return this.parts.length === 0;
-  }
-
   /** Runs the parts (nothing when there are none); the counted parts' row counts by name. */
   async run(client: pg.ClientBase): Promise<Record<string, number>> {
     if (this.parts.length === 0) return {};

@@ -61,9 +61,10 @@ const keyOf = (urn: string, aspect: string) => `${urn}\u0000${aspect}`;
  * then finds a version it did not expect.
  */
 async function lockRows(client: pg.ClientBase, batches: readonly CommitBatch[], entities: readonly string[]): Promise<Map<string, number>> {
+  // The statement orders the locks itself (byte order, as every writer's): the keys go unsorted.
   const keys = new Map<string, [string, string]>();
   for (const batch of batches) for (const { urn, aspect } of batch.writes) keys.set(keyOf(urn, aspect), [urn, aspect]);
-  const sorted = [...keys.values()].sort(([u1, a1], [u2, a2]) => (u1 !== u2 ? (u1 < u2 ? -1 : 1) : a1 < a2 ? -1 : a1 > a2 ? 1 : 0));
+  const pairs = [...keys.values()];
   const { rows } = await client.query<{ urn: string; aspect: string | null; version: string | null }>(
     prepared(
       `WITH versions AS (
@@ -73,7 +74,7 @@ async function lockRows(client: pg.ClientBase, batches: readonly CommitBatch[], 
          SELECT urn FROM search_entities WHERE urn = ANY($3::text[]) ORDER BY urn FOR UPDATE
        )
        SELECT urn, aspect, version FROM versions UNION ALL SELECT urn, NULL, NULL FROM entities`,
-      [sorted.map(([urn]) => urn), sorted.map(([, aspect]) => aspect), entities],
+      [pairs.map(([urn]) => urn), pairs.map(([, aspect]) => aspect), entities],
     ),
   );
   return new Map(rows.filter((r) => r.aspect !== null).map((r) => [keyOf(r.urn, r.aspect!), Number(r.version)]));
