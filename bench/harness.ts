@@ -76,11 +76,13 @@ function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings
 /**
  * A fresh PostgreSQL database for one benchmark server, dropped afterwards. The server is
  * URNBASE_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432, whose user may create
- * databases).
+ * databases). `kept`: the database urnbase_bench_<kept>, made if missing and never dropped
+ * (drop does nothing), for a closer look or a later run on top.
  */
-export async function benchDatabase(): Promise<{ url: string; size: () => Promise<number>; drop: () => Promise<void> }> {
+export async function benchDatabase(kept?: string): Promise<{ url: string; size: () => Promise<number>; drop: () => Promise<void> }> {
   const server = process.env.URNBASE_BENCH_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
-  const name = `urnbase_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
+  if (kept !== undefined && !/^[a-z0-9_]+$/.test(kept)) throw new Error(`a kept database's name is lower-case letters, digits and _, got ${JSON.stringify(kept)}`);
+  const name = kept === undefined ? `urnbase_bench_${process.pid}_${randomBytes(4).toString('hex')}` : `urnbase_bench_${kept}`;
   const admin = async (sql: string): Promise<unknown[]> => {
     const client = new pg.Client({ connectionString: `${server}/postgres` });
     await client.connect();
@@ -90,11 +92,14 @@ export async function benchDatabase(): Promise<{ url: string; size: () => Promis
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  const exists = kept !== undefined && (await admin(`SELECT 1 FROM pg_database WHERE datname = '${name}'`)).length > 0;
+  if (!exists) await admin(`CREATE DATABASE ${name}`);
   return {
     url: `${server}/${name}`,
     size: async () => Number(((await admin(`SELECT pg_database_size('${name}') AS bytes`))[0] as { bytes: string }).bytes),
-    drop: async () => void (await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    drop: async () => {
+      if (kept === undefined) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
   };
 }
 

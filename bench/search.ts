@@ -15,7 +15,8 @@
  *   --profile <dir>  run urnbase under node --cpu-prof, profiles written to <dir>
  *   --keep <dir>  load into <dir> and keep it afterwards, for a closer look; a <dir> kept by an
  *                 earlier run is measured again (checkpoints it holds already are measured without
- *                 loading, the rest are loaded on top)
+ *                 loading, the rest are loaded on top). With --postgres, <dir> names the database
+ *                 kept instead: urnbase_bench_<dir>
  */
 import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -144,9 +145,9 @@ async function main(): Promise<void> {
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
       `checkpoints ${CHECKPOINTS.map((n) => fmt(n)).join(', ')}; ${SAMPLES} sequential requests per query kind and checkpoint\n`,
   );
-  const dataDir = flags.keep ? path.resolve(flags.keep) : await makeTempDir('urnbase-search-');
-  if (flags.postgres && flags.keep) throw new Error('--keep is for SQLite data dirs');
-  const database = flags.postgres ? await benchDatabase() : undefined;
+  const keptDir = flags.keep !== undefined && !flags.postgres;
+  const dataDir = keptDir ? path.resolve(flags.keep!) : await makeTempDir('urnbase-search-');
+  const database = flags.postgres ? await benchDatabase(flags.keep) : undefined;
   const server = await startUrnbase(dataDir, ['--tests-on-change', 'false', '--tests-interval', '0', ...(database ? ['--database-url', database.url] : [])], flags.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(flags.profile)] : []);
   console.log(`store: ${database ? 'PostgreSQL' : 'SQLite'}\n`);
   const rows: string[] = [];
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
       console.log(`\nat rest (urnbase stopped): urnbase.db ${fmt(bytes / 2 ** 20)} MiB, ${fmt(bytes / loadedAtEnd)} bytes per dataset`);
     }
     await database?.drop();
-    if (!flags.keep) await removeTempDir(dataDir);
+    if (!keptDir) await removeTempDir(dataDir);
   }
 }
 

@@ -86,6 +86,39 @@ DROP TABLE search_number_counts;
 `;
 
 /**
+ * Migration 5: per-value counts again, so that a total is read, not counted: entities per
+ * (field, type, value) of the keyword and number tables, and per type. Unlike migration 4's
+ * tables they are moved only after the event lock is taken (search-index.ts), which every writer
+ * holds to COMMIT already: a common value's row no longer queues its writers behind each other
+ * while they do the rest of their work. Filled from the index as it stands; the tables it counts
+ * are locked meanwhile so no writer moves them between the count and the commit.
+ */
+export const PG_SEARCH_COUNTS = `
+LOCK TABLE search_entities, search_terms, search_numbers IN SHARE MODE;
+CREATE TABLE search_term_counts (
+  field text COLLATE "C" NOT NULL,
+  type  text COLLATE "C" NOT NULL,
+  value text COLLATE "C" NOT NULL,
+  n     bigint NOT NULL,
+  PRIMARY KEY (field, type, value)
+);
+CREATE TABLE search_number_counts (
+  field text COLLATE "C" NOT NULL,
+  type  text COLLATE "C" NOT NULL,
+  value double precision NOT NULL,
+  n     bigint NOT NULL,
+  PRIMARY KEY (field, type, value)
+);
+CREATE TABLE search_type_counts (
+  type text COLLATE "C" PRIMARY KEY,
+  n    bigint NOT NULL
+);
+INSERT INTO search_term_counts SELECT field, split_part(urn, ':', 3), value, count(*) FROM search_terms GROUP BY 1, 2, 3;
+INSERT INTO search_number_counts SELECT field, split_part(urn, ':', 3), value, count(*) FROM search_numbers GROUP BY 1, 2, 3;
+INSERT INTO search_type_counts SELECT type, count(*) FROM search_entities GROUP BY type;
+`;
+
+/**
  * PostgreSQL schema migrations, applied in order; `schema_migrations` records which have run.
  * Append new steps, never edit old ones. JSON is kept as TEXT (jsonb would reorder keys), and text
  * keys use COLLATE "C" so URNs sort by bytes, as SQLite sorts them.
@@ -142,6 +175,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   PG_SEARCH_SCHEMA,
   PG_SEARCH_TRIGRAMS,
   PG_DROP_COUNTS,
+  PG_SEARCH_COUNTS,
 ];
 
 /** Any fixed number: the lock replicas starting together queue on. */

@@ -2,15 +2,15 @@ import type pg from 'pg';
 import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.js';
 import { documentVector, pgText } from './text.js';
 import { prepared } from './prepared.js';
-import { WriteStatement } from './write-statement.js';
+import { SERIAL_LOCK, WriteStatement } from './write-statement.js';
 
 /**
  * The search index on PostgreSQL, written inside the transaction that writes the aspects:
  * - search_entities: every indexed entity (its key aspect's entries are indexed), numbered in
  *   creation order (relevance ties) and holding its full-text document (text.ts);
- * - keyword values and numbers: a row per (field, value, urn), changed by difference (no per-value
- *   count tables as on SQLite, see migration 4: search never read them, and the count row of a
- *   common value, which every writer of it updated, serialised those writers);
+ * - keyword values and numbers: a row per (field, value, urn), changed by difference;
+ * - counts of entities per (field, type, value) and per type, moved by the rows each write really
+ *   deleted or inserted, summed per statement, after the serial lock (migration 5 says why);
  * - search_docs: each aspect's text, joined into the entity's document when one of them changes.
  * Text is `COLLATE "C"`: byte order, SQLite's order. The tables are created in migrate.ts.
  */
@@ -57,9 +57,17 @@ export async function addIndexWrites(client: pg.ClientBase, statement: WriteStat
   const documents = plan.texts.length > 0 ? await rebuiltDocuments(client, plan) : new Map<string, string>();
   const gone = new Set(plan.entitiesGone);
   const again = plan.entitiesNew.filter((urn) => gone.has(urn));
-  if (again.length > 0) await client.query('DELETE FROM search_entities WHERE urn = ANY($1::text[])', [again]);
+  const typesGone: string[] = [];
+  if (again.length > 0) {
+    const { rows } = await client.query<{ type: string }>('DELETE FROM search_entities WHERE urn = ANY($1::text[]) RETURNING type', [again]);
+    typesGone.push(...rows.map((r) => r.type));
+  }
   const deleted = plan.entitiesGone.filter((urn) => !again.includes(urn));
-  if (deleted.length > 0) statement.add('entities_gone', `DELETE FROM search_entities WHERE urn = ANY(${statement.param(deleted, 'text[]')})`);
+  const entities: string[] = typesGone.length > 0 ? [`SELECT unnest(${statement.param(typesGone, 'text[]')}) AS type, -1 AS d`] : [];
+  if (deleted.length > 0) {
+    statement.add('entities_gone', `DELETE FROM search_entities WHERE urn = ANY(${statement.param(deleted, 'text[]')}) RETURNING type`);
+    entities.push('SELECT type, -1 AS d FROM entities_gone');
+  }
   if (plan.entitiesNew.length > 0) {
     // In the writes' order: ids number entities in creation order (relevance ties).
     statement.add(
@@ -67,7 +75,16 @@ export async function addIndexWrites(client: pg.ClientBase, statement: WriteStat
       `INSERT INTO search_entities (urn, type, doc)
        SELECT urn, type, doc::tsvector FROM unnest(${statement.param(plan.entitiesNew, 'text[]')}, ${statement.param(plan.entitiesNew.map(entityType), 'text[]')},
          ${statement.param(plan.entitiesNew.map((urn) => documents.get(urn) ?? ''), 'text[]')}) WITH ORDINALITY AS x(urn, type, doc, n)
-       ORDER BY n ON CONFLICT (urn) DO NOTHING`,
+       ORDER BY n ON CONFLICT (urn) DO NOTHING RETURNING type`,
+    );
+    entities.push('SELECT type, 1 AS d FROM entities_new');
+  }
+  if (entities.length > 0) {
+    statement.add(
+      'types_counted',
+      `INSERT INTO search_type_counts AS c (type, n)
+       SELECT x.type, sum(x.d) FROM (${entities.join(' UNION ALL ')}) AS x CROSS JOIN ${SERIAL_LOCK} GROUP BY x.type HAVING sum(x.d) <> 0
+       ON CONFLICT (type) DO UPDATE SET n = c.n + excluded.n`,
     );
   }
   // An entity inserted above is not seen here (one snapshot): it was inserted with its document.
@@ -80,20 +97,36 @@ export async function addIndexWrites(client: pg.ClientBase, statement: WriteStat
         WHERE e.urn = x.urn`,
     );
   }
-  for (const kind of ['terms', 'numbers'] as const) {
-    const cast = kind === 'terms' ? 'text[]' : 'float8[]';
+  for (const kind of ['term', 'number'] as const) {
+    const cast = kind === 'term' ? 'text[]' : 'float8[]';
     const rows = (list: ReadonlyArray<[string, string | number, string]>) => {
       const [fields, values, urns] = columns(list);
       return `unnest(${statement.param(fields, 'text[]')}, ${statement.param(values, cast)}, ${statement.param(urns, 'text[]')})`;
     };
-    const { gone: removed, added } = plan[kind];
+    const { gone: removed, added } = plan[`${kind}s`];
+    // The rows deleted and inserted (RETURNING: what was there, not what was asked) move the counts.
+    const moved: string[] = [];
     if (removed.length > 0) {
       statement.add(
-        `${kind}_gone`,
-        `DELETE FROM search_${kind} t USING ${rows(removed)} AS x(field, value, urn) WHERE t.field = x.field AND t.value = x.value AND t.urn = x.urn`,
+        `${kind}s_gone`,
+        `DELETE FROM search_${kind}s t USING ${rows(removed)} AS x(field, value, urn)
+          WHERE t.field = x.field AND t.value = x.value AND t.urn = x.urn RETURNING t.field, t.value, t.urn`,
+      );
+      moved.push(`SELECT field, value, urn, -1 AS d FROM ${kind}s_gone`);
+    }
+    if (added.length > 0) {
+      statement.add(`${kind}s_new`, `INSERT INTO search_${kind}s (field, value, urn) SELECT * FROM ${rows(added)} ON CONFLICT DO NOTHING RETURNING field, value, urn`);
+      moved.push(`SELECT field, value, urn, 1 AS d FROM ${kind}s_new`);
+    }
+    if (moved.length > 0) {
+      statement.add(
+        `${kind}s_counted`,
+        `INSERT INTO search_${kind}_counts AS c (field, type, value, n)
+         SELECT x.field, split_part(x.urn, ':', 3), x.value, sum(x.d) FROM (${moved.join(' UNION ALL ')}) AS x CROSS JOIN ${SERIAL_LOCK}
+          GROUP BY 1, 2, 3 HAVING sum(x.d) <> 0
+         ON CONFLICT (field, type, value) DO UPDATE SET n = c.n + excluded.n`,
       );
     }
-    if (added.length > 0) statement.add(`${kind}_new`, `INSERT INTO search_${kind} (field, value, urn) SELECT * FROM ${rows(added)} ON CONFLICT DO NOTHING`);
   }
   const docsGone = plan.docs.filter((d) => d.text === null);
   if (docsGone.length > 0) {
@@ -186,7 +219,7 @@ export function planIndex(writes: readonly IndexWrite[]): IndexPlan {
 
 /** Empties the index (to rebuild it), inside the caller's transaction. */
 export async function clearIndex(client: pg.ClientBase): Promise<void> {
-  await client.query('TRUNCATE search_entities, search_terms, search_numbers, search_docs');
+  await client.query('TRUNCATE search_entities, search_terms, search_numbers, search_docs, search_term_counts, search_number_counts, search_type_counts');
 }
 
 /** (field, value, urn) rows as the three arrays unnest() takes. */

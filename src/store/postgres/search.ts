@@ -1,34 +1,51 @@
 import type pg from 'pg';
-import type { FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
-import { Params, Scope, score, test } from './search-sql.js';
+import { MAX_TIER_WORDS } from '../relevance.js';
+import type { Condition, FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
+import { relevancePage } from './relevance.js';
+import { fastCountSql, Params, removedCountSql, Scope, test, walkSql } from './search-sql.js';
 
 /**
  * The search index on PostgreSQL: the same conditions and answers as SQLite's (search-types.ts,
  * sqlite/search.ts), over search_entities (tsvector + GIN for full text), the narrow keyword and
- * number tables (pg_trgm for suffixes and substrings) — see search-index.ts. Each page is one
- * statement: the planner walks the sort order and probes, or reads the matches and sorts,
- * whichever its statistics say is cheaper. Pages are keyset pages as on SQLite: after the last
- * URN, (value, URN) for a field, (score, entity id) for relevance.
+ * number tables (pg_trgm for suffixes and substrings) and their counts — see search-index.ts.
+ * The total comes first, from the counts where they know; it decides how the page is found:
+ * - few results: they are read whole and sorted;
+ * - many: a part of the condition whose rows are in the sort order is walked and the rest tested
+ *   on each (relevance: tiers, see relevance.ts), so a page costs about its length divided by the
+ *   share of entities that match, not the size of the result.
+ * The planner is left the rest. Pages are keyset pages as on SQLite: after the last URN,
+ * (value, URN) for a field, (score, entity id) for relevance.
  */
 
+/** Up to this many results are read whole to sort; beyond, a walk in sort order is cheaper. */
+const FEW = 5000;
 const FACET_LIMIT = 100;
 
 type Row = { urn: string; value?: string | number | null; id?: string | number };
 
 export class PostgresSearch {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Results up to this many are read whole (tests set 0 or a large number to try one plan). */
+    private readonly few = FEW,
+    /** Up to this many rank words are ranked by tiers (tests set 0 to try the scoring plan). */
+    private readonly maxTierWords = MAX_TIER_WORDS,
+  ) {}
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const scope = new Scope(query.types.map((t) => t.name), query.includeRemoved);
+    const { total, scope } = await this.count(query);
     const { by, order } = query.sort;
     const desc = order === 'DESCENDING';
     const limit = query.count + 1;
-    const [total, rows, facets] = await Promise.all([
-      this.count(query, scope),
-      by === 'urn' ? this.byUrn(query, scope, desc, query.after, limit) : by === 'relevance' ? this.byRelevance(query, scope, limit) : this.byField(query, scope, by, desc, limit),
+    const [rows, facets] = await Promise.all([
+      by === 'urn'
+        ? this.byUrn(query.condition, scope, desc, query.after?.urn, limit, total)
+        : by === 'relevance'
+          ? relevancePage((sql, p) => this.rows(sql, p), query, scope, limit, total, total > this.few && (query.rank ?? []).length <= this.maxTierWords)
+          : this.byField(query, scope, by, desc, limit, total),
       Promise.all(query.facets.map(async (facet) => ({ field: facet.field, aggregations: await this.facet(facet, query, scope) }))),
     ]);
-    const page = rows.slice(0, query.count);
+    const page: Row[] = rows.slice(0, query.count);
     const last = page[page.length - 1];
     const next: Keyset | undefined =
       rows.length > query.count && last
@@ -37,21 +54,78 @@ export class PostgresSearch {
     return { urns: page.map((r) => r.urn), ...(next ? { next } : {}), total, facets };
   }
 
-  private async count(query: SearchQuery, scope: Scope): Promise<number> {
+  // ------------------------------------------------------------------ counting
+
+  /**
+   * The total, and the scope the rest of the search uses: one round trip reads the count where the
+   * per-value counts know it and how many removed entities the types hold; when none, nothing
+   * need test for them. Otherwise the matches are counted; removed ones (few) are each tested.
+   */
+  private async count(query: SearchQuery): Promise<{ total: number; scope: Scope }> {
+    const asked = new Scope(query.types.map((t) => t.name), query.includeRemoved);
     const p = new Params();
-    const sql = `SELECT count(*)::int AS n FROM search_entities e WHERE ${scope.where(p)} AND ${test(query.condition, p)}`;
-    return (await this.rows<{ n: number }>(sql, p))[0].n;
+    const fast = fastCountSql(query.condition, asked, p);
+    const removed = query.includeRemoved ? '0' : removedCountSql(asked, p);
+    const [counts] = await this.rows<{ n: number | null; removed: number }>(`SELECT ${fast ?? 'NULL'}::int AS n, ${removed}::int AS removed`, p);
+    const scope = counts.removed === 0 ? new Scope(asked.types, true) : asked;
+    if (counts.n === null) return { total: await this.countMatches(query.condition, scope), scope };
+    if (counts.removed === 0) return { total: counts.n, scope };
+    const q = new Params();
+    const [gone] = await this.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM search_terms r JOIN search_entities e ON e.urn = r.urn
+        WHERE r.field = 'removed' AND r.value = 'true' AND ${new Scope(scope.types, true).where(q)} AND ${test(query.condition, q)}`,
+      q,
+    );
+    return { total: counts.n - gone.n, scope };
   }
 
-  private async byUrn(query: SearchQuery, scope: Scope, desc: boolean, after: Keyset | undefined, limit: number, extra?: (p: Params) => string): Promise<Row[]> {
+  private async countMatches(c: Condition, scope: Scope): Promise<number> {
     const p = new Params();
-    const conditions = [scope.where(p), test(query.condition, p), ...(extra ? [extra(p)] : [])];
-    if (after) conditions.push(`e.urn ${desc ? '<' : '>'} ${p.add(after.urn)}`);
-    return this.rows<Row>(`SELECT e.urn FROM search_entities e WHERE ${conditions.join(' AND ')} ORDER BY e.urn ${desc ? 'DESC' : ''} LIMIT ${p.add(limit)}`, p);
+    return (await this.rows<{ n: number }>(`SELECT count(*)::int AS n FROM search_entities e WHERE ${scope.where(p)} AND ${test(c, p)}`, p))[0].n;
+  }
+
+  // ------------------------------------------------------------------ pages
+
+  private async byUrn(c: Condition, scope: Scope, desc: boolean, after: string | undefined, limit: number, total: number): Promise<Row[]> {
+    const dir = desc ? 'DESC' : '';
+    const keyset = (p: Params, u: string) => (after === undefined ? '' : `AND ${u} ${desc ? '<' : '>'} ${p.add(after)}`);
+    if (total <= this.few) {
+      // Materialized: the matches are found first, whatever order the planner would walk.
+      const p = new Params();
+      return this.rows<Row>(
+        `WITH matches AS MATERIALIZED (SELECT e.urn FROM search_entities e WHERE ${scope.where(p)} AND ${test(c, p)} ${keyset(p, 'e.urn')})
+         SELECT urn FROM matches ORDER BY urn ${dir} LIMIT ${p.add(limit)}`,
+        p,
+      );
+    }
+    const walked = await this.smallestWalkable(c, scope);
+    if (walked) {
+      const p = new Params();
+      return this.rows<Row>(walkSql(walked.part, walked.others, scope, p, after, desc, limit), p);
+    }
+    const p = new Params();
+    return this.rows<Row>(`SELECT e.urn FROM search_entities e WHERE ${scope.where(p)} AND ${test(c, p)} ${keyset(p, 'e.urn')} ORDER BY e.urn ${dir} LIMIT ${p.add(limit)}`, p);
+  }
+
+  /** Of the keyword and number parts of a conjunction (or the condition itself), the one with the fewest entities, and the rest. */
+  private async smallestWalkable(c: Condition, scope: Scope): Promise<{ part: Extract<Condition, { kind: 'term' | 'number' }>; others: Condition } | undefined> {
+    const parts = c.kind === 'and' ? c.children : [c];
+    const walkable = parts.filter((x): x is Extract<Condition, { kind: 'term' | 'number' }> => x.kind === 'term' || x.kind === 'number');
+    if (walkable.length === 0) return undefined;
+    let part = walkable[0];
+    if (walkable.length > 1) {
+      const p = new Params();
+      const counts = walkable.map((x, i) => `${fastCountSql(x, scope, p) ?? 'NULL'}::int AS n${i}`);
+      const [row] = await this.rows<Record<string, number | null>>(`SELECT ${counts.join(', ')}`, p);
+      const n = (i: number) => row[`n${i}`] ?? Number.MAX_SAFE_INTEGER;
+      part = walkable.reduce((best, x, i) => (n(i) < n(walkable.indexOf(best)) ? x : best), walkable[0]);
+    }
+    const rest = parts.filter((x) => x !== part);
+    return { part, others: rest.length === 0 ? { kind: 'all' } : { kind: 'and', children: rest } };
   }
 
   /** Entities with a value of the field first, in (value, URN) order; then those without one, in URN order. */
-  private async byField(query: SearchQuery, scope: Scope, field: string, desc: boolean, limit: number): Promise<Row[]> {
+  private async byField(query: SearchQuery, scope: Scope, field: string, desc: boolean, limit: number, total: number): Promise<Row[]> {
     const rows: Row[] = [];
     const after = query.after;
     const dir = desc ? 'DESC' : '';
@@ -69,21 +143,14 @@ export class PostgresSearch {
       );
     }
     if (rows.length < limit) {
-      const from = after?.value === null ? { urn: after.urn } : undefined;
-      const without = (p: Params) => `NOT (${test({ kind: 'exists', field }, p)})`;
-      rows.push(...(await this.byUrn(query, scope, false, from, limit - rows.length, without)).map((r) => ({ urn: r.urn, value: null })));
+      const without: Condition = { kind: 'and', children: [query.condition, { kind: 'not', child: { kind: 'exists', field } }] };
+      const from = after?.value === null ? after.urn : undefined;
+      rows.push(...(await this.byUrn(without, scope, false, from, limit - rows.length, total)).map((r) => ({ urn: r.urn, value: null })));
     }
     return rows;
   }
 
-  /** Best score first, then creation order; the score depends on the entity alone. */
-  private async byRelevance(query: SearchQuery, scope: Scope, limit: number): Promise<Row[]> {
-    const p = new Params();
-    const scored = `SELECT e.id, e.urn, ${score(query.rank ?? [], p)} AS value FROM search_entities e WHERE ${scope.where(p)} AND ${test(query.condition, p)}`;
-    const after = query.after;
-    const keyset = after ? `WHERE value < ${p.add(Number(after.value))} OR (value = ${p.add(Number(after.value))} AND id > ${p.add(after.id ?? 0)})` : '';
-    return this.rows<Row>(`SELECT id, urn, value FROM (${scored}) s ${keyset} ORDER BY value DESC, id LIMIT ${p.add(limit)}`, p);
-  }
+  // ------------------------------------------------------------------ facets
 
   private async facet({ field, numbers }: FacetField, query: SearchQuery, scope: Scope): Promise<Record<string, number>> {
     const p = new Params();

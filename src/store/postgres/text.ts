@@ -104,10 +104,13 @@ export function textQuery(c: Pick<TextCondition, 'columns' | 'words' | 'phrase' 
   const columns = c.columns ?? TEXT_COLUMNS;
   const weights = columns.flatMap((col) => (col === 'fieldPaths' ? [] : [WEIGHT[col]])).sort().join('');
   const paths = columns.includes('fieldPaths');
+  // Every lexeme has one of the four weights: asking for all four is asking for none, which the
+  // GIN index answers alone (it does not hold weights, so a weighted query rechecks each row).
+  const restriction = weights === 'ABCD' ? '' : weights;
   const unit = (tokens: string[], prefix: boolean): string => {
     const sequence = (mark: string, weight: string) =>
       tokens.map((t, i) => `${quote(mark + t)}${prefix && i === tokens.length - 1 ? ':*' : weight ? ':' : ''}${weight}`).join(' <-> ');
-    const forms = [...(weights ? [sequence('', weights)] : []), ...(paths ? [sequence(PATH_MARK, '')] : [])];
+    const forms = [...(weights ? [sequence('', restriction)] : []), ...(paths ? [sequence(PATH_MARK, '')] : [])];
     return forms.length === 1 ? `(${forms[0]})` : `(${forms.map((f) => `(${f})`).join(' | ')})`;
   };
   if (!weights && !paths) return undefined;

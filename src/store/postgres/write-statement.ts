@@ -2,6 +2,15 @@ import type pg from 'pg';
 import { prepared } from './prepared.js';
 
 /**
+ * A one-row join that takes the transaction's serial lock: every writer takes it, within its
+ * write statement, before it appends events (writer.ts: sequences then become visible in commit
+ * order) or moves a count (search-index.ts), and holds it to COMMIT. A join needs its row before
+ * it yields any, so the lock is held before the part's first row is written; and as only holders
+ * touch count rows, no writer waits for a count row while holding something another waits for.
+ */
+export const SERIAL_LOCK = '(SELECT pg_advisory_xact_lock(7202612)) AS serial';
+
+/**
  * One statement made of data-modifying CTEs, so that a group's writes to several tables cost one
  * round trip (on this kind of machine a round trip to PostgreSQL costs more than the work it
  * carries). Parameters are numbered as they are added. Every part runs on the statement's one

@@ -3,10 +3,7 @@ import { jsonText } from '../../json.js';
 import { StaleWriteError, type AspectPut, type AspectWrite, type ChangeEvent, type CommitBatch } from '../store.js';
 import { addIndexWrites, planIndex } from './search-index.js';
 import { prepared } from './prepared.js';
-import { WriteStatement } from './write-statement.js';
-
-/** Held (per transaction) while appending events, so sequences become visible in commit order (addEvents). */
-const EVENT_LOCK = 7_202_612;
+import { SERIAL_LOCK, WriteStatement } from './write-statement.js';
 
 /**
  * A write that could not be checked under lock (an aspect another process inserted after the
@@ -168,9 +165,9 @@ function checkInserted(writes: readonly AspectWrite[], counts: Record<string, nu
 
 /**
  * The events, sequences taken in their order. A sequence is taken at insert but seen only at
- * commit: without the lock a reader could see sequence N+1 before N commits, store N+1 as its
- * position and miss N forever. The lock is taken before the first sequence (the join needs its
- * row) and held to commit, so events become visible in sequence order.
+ * commit: without the serial lock a reader could see sequence N+1 before N commits, store N+1 as
+ * its position and miss N forever. The lock is taken before the first sequence and held to
+ * commit, so events become visible in sequence order.
  */
 function addEvents(statement: WriteStatement, events: readonly ChangeEvent[]): void {
   if (events.length === 0) return;
@@ -184,7 +181,7 @@ function addEvents(statement: WriteStatement, events: readonly ChangeEvent[]): v
                    ${p(events.map((e) => e.changeType), 'text[]')}, ${p(events.map((e) => e.created.time), 'bigint[]')}, ${p(events.map((e) => e.created.actor), 'text[]')},
                    ${p(events.map((e) => json(e.value)), 'text[]')}, ${p(events.map((e) => json(e.previousValue)), 'text[]')}, ${p(events.map((e) => json(e.systemMetadata)), 'text[]')})
             WITH ORDINALITY AS e(urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata, n)
-       CROSS JOIN (SELECT pg_advisory_xact_lock(${EVENT_LOCK})) AS lock
+       CROSS JOIN ${SERIAL_LOCK}
       ORDER BY e.n`,
   );
 }

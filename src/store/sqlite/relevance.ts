@@ -1,13 +1,12 @@
-import type { Condition, Keyset, SearchQuery, TextColumn, TextCondition } from '../search-types.js';
+import type { Keyset, SearchQuery, TextCondition } from '../search-types.js';
 import { TEXT_COLUMNS } from '../search-types.js';
+import { MAX_TIER_WORDS, PLACES, tiers as tiersOf, withoutRank } from '../relevance.js';
 import { lower, marks, probe, REMOVED, textExpression, type Param, type Scope } from './search-sql.js';
 
 /**
- * Relevance order on SQLite. Each rank condition (a free word or phrase) scores an entity by the
- * best place it is found: 4 in the name or qualified name, 2 among keywords (tags, owners, terms,
- * domains, platform, subtypes, the URN's words), 1 elsewhere (descriptions, field paths); the
- * scores add up. Best first, then in the order the entities were created (their document ids):
- * the score depends on the entity alone, so a scroll stays stable while other entities change.
+ * Relevance order on SQLite (see ../relevance.ts): 4 in the name or qualified name, 2 among
+ * keywords (tags, owners, terms, domains, platform, subtypes, the URN's words), 1 elsewhere
+ * (descriptions, field paths). Ties in the order the entities were created (their document ids).
  *
  * Two plans give the same pages:
  * - tiers, for many matches: every way the words can be placed is an FTS5 expression, and those
@@ -26,14 +25,7 @@ export interface RankedRow {
   id: number;
 }
 
-/** The places a word may be found, best first (what is not in one is in the next). */
-const PLACES: ReadonlyArray<{ columns: readonly TextColumn[]; weight: number }> = [
-  { columns: ['name', 'qualifiedName'], weight: 4 },
-  { columns: ['keywords'], weight: 2 },
-  { columns: TEXT_COLUMNS, weight: 1 },
-];
-/** Beyond this many rank words, 3^n tiers are too many: score and sort instead. */
-export const MAX_TIER_WORDS = 4;
+export { MAX_TIER_WORDS };
 
 /** A page of `limit` of the `total` matches, by tiers or by scores. */
 export function relevancePage(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number, total: number, tiered: boolean): RankedRow[] {
@@ -68,14 +60,7 @@ function byTiers(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number):
 
 /** The FTS5 expression of each score the words can make, best first. */
 function tiers(rank: readonly TextCondition[]): Array<[number, string]> {
-  let ways: Array<{ score: number; parts: string[] }> = [{ score: 0, parts: [] }];
-  for (const r of rank) {
-    const places = placesOf(r);
-    ways = ways.flatMap((w) => places.map((p) => ({ score: w.score + p.weight, parts: [...w.parts, p.expression] })));
-  }
-  const byScore = new Map<number, string[]>();
-  for (const w of ways) byScore.set(w.score, [...(byScore.get(w.score) ?? []), w.parts.map((p) => `(${p})`).join(' AND ')]);
-  return [...byScore].sort((a, b) => b[0] - a[0]).map(([score, ands]) => [score, ands.map((a) => `(${a})`).join(' OR ')]);
+  return tiersOf(rank, placesOf, (parts) => parts.map((p) => `(${p})`).join(' AND '), (ands) => ands.map((a) => `(${a})`).join(' OR '));
 }
 
 /** Where a rank condition may be found, as FTS5 expressions that exclude the better places. */
@@ -126,14 +111,6 @@ function restOf(query: SearchQuery, scope: Scope, params: Param[]): string {
   const rest = probe(lower(withoutRank(query.condition, query.rank ?? [])), urnOf, scope, params);
   const removed = scope.includeRemoved ? '' : `AND t.rowid NOT IN (${removedDocuments(scope, params)})`;
   return `AND ${rest} ${removed}`;
-}
-
-/** The condition less the rank words among its conjuncts (the MATCH that ranks holds them already). */
-function withoutRank(c: Condition, rank: readonly TextCondition[]): Condition {
-  if (rank.includes(c as TextCondition)) return { kind: 'all' };
-  if (c.kind !== 'and') return c;
-  const rest = c.children.filter((child) => !rank.includes(child as TextCondition));
-  return rest.length === 0 ? { kind: 'all' } : rest.length === 1 ? rest[0] : { kind: 'and', children: rest };
 }
 
 /** The document ids (key-row ids) of the removed entities in scope. */

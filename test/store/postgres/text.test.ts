@@ -43,7 +43,7 @@ describe('FTS5-compatible words', () => {
   });
 
   it('asks for each word in the columns, a phrase in sequence, the last word a prefix', () => {
-    assert.equal(textQuery({ words: ['db.orders'], phrase: false, prefix: true }), `(('db':ABCD <-> 'orders':*ABCD) | ('~db' <-> '~orders':*))`);
+    assert.equal(textQuery({ words: ['db.orders'], phrase: false, prefix: true }), `(('db' <-> 'orders':*) | ('~db' <-> '~orders':*))`);
     assert.equal(textQuery({ columns: ['name'], words: ['a', 'b'], phrase: false, prefix: false }), `('a':A) & ('b':A)`);
     assert.equal(textQuery({ columns: ['fieldPaths'], words: ['a b'], phrase: true, prefix: false }), `('~a' <-> '~b')`);
     assert.equal(textQuery({ words: ['...'], phrase: false, prefix: false }), undefined);
