@@ -8,13 +8,15 @@ import { AspectReads } from './aspect-reads.js';
 import { PostgresGroupCommit } from './group-commit.js';
 import { clearIndex } from './search-index.js';
 import { PostgresSearch } from './search.js';
+import { PlannerStatistics } from './statistics.js';
 import { PostgresTokens } from './tokens.js';
 
 /**
  * The store for several replicas: PostgreSQL through a pg.Pool. The same tables as SQLite's
  * (latest values in `aspects`, earlier ones in `aspect_history`), JSON kept as TEXT. No cache of
  * latest values: other replicas write the same database. This class opens the pool (running the
- * migrations) and composes the parts: reads, commits (writer.ts), search, change log, tokens.
+ * migrations) and composes the parts: reads, commits (writer.ts), search, change log, tokens, and
+ * the planner's statistics.
  */
 export class PostgresStore implements Store {
   readonly location: StoreLocation;
@@ -24,6 +26,7 @@ export class PostgresStore implements Store {
   private readonly changeLog: PostgresChangeLog;
   private readonly tokens: PostgresTokens;
   private readonly commits: PostgresGroupCommit;
+  readonly statistics: PlannerStatistics;
 
   private constructor(readonly url: string, options: PoolOptions) {
     this.location = { kind: 'postgres', url };
@@ -33,6 +36,7 @@ export class PostgresStore implements Store {
     this.changeLog = new PostgresChangeLog(this.db);
     this.tokens = new PostgresTokens(this.db);
     this.commits = new PostgresGroupCommit(this.db);
+    this.statistics = new PlannerStatistics(this.db);
   }
 
   /** Opens the pool and runs the schema migrations not yet applied. */
@@ -44,6 +48,7 @@ export class PostgresStore implements Store {
       await store.db.end();
       throw storeError(error);
     }
+    store.statistics.start();
     return store;
   }
 
@@ -128,7 +133,8 @@ export class PostgresStore implements Store {
     return this.commits.commit(batch);
   }
 
-  close(): Promise<void> {
-    return this.db.end();
+  async close(): Promise<void> {
+    await this.statistics.stop();
+    await this.db.end();
   }
 }
