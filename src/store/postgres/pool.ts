@@ -12,6 +12,21 @@ export interface PoolOptions {
 }
 
 /**
+ * Each connection's settings, made before its first use (not as startup options, which poolers
+ * such as PgBouncer refuse):
+ * - custom plans: the best plan for `= ANY($1)` and unnest($1) depends on the arrays' lengths,
+ *   which a generic plan cannot know (on small tables it chose sequential scans and hash joins).
+ *   Statements are still prepared (prepared.ts): parsing and analysis are not repeated;
+ * - no parallel workers: a catalog answers many small queries at once, and a plan costed as
+ *   shared by workers reads a table whole where the index has the rows (search_numbers of one
+ *   field, 600k rows read in three processes for 145k an index-only scan reads alone);
+ * - random reads costed as sequential ones nearly are on SSDs or a cached database (1.1, the
+ *   usual setting there; PostgreSQL's default 4 is for spinning disks): the narrow index tables
+ *   are read through their indexes, not whole.
+ */
+export const SESSION_SETTINGS = 'SET plan_cache_mode = force_custom_plan; SET max_parallel_workers_per_gather = 0; SET random_page_cost = 1.1';
+
+/**
  * The connection pool as the store's parts use it: a statement's rows or row count, or a
  * transaction on one connection. Every pg failure leaves here in the store's terms (errors.ts).
  */
@@ -28,12 +43,7 @@ export class StorePool {
       connectionTimeoutMillis: timeout,
       query_timeout: timeout,
       statement_timeout: timeout,
-      // Custom plans: the best plan for `= ANY($1)` and unnest($1) depends on the arrays' lengths,
-      // which a generic plan cannot know (on small tables it chose sequential scans and hash
-      // joins). Statements are still prepared (prepared.ts): parsing and analysis are not
-      // repeated. Set per connection before its first use, not as a startup option, which
-      // poolers such as PgBouncer refuse.
-      onConnect: async (client: pg.ClientBase) => void (await client.query('SET plan_cache_mode = force_custom_plan')),
+      onConnect: async (client: pg.ClientBase) => void (await client.query(SESSION_SETTINGS)),
     });
     // An idle connection that breaks (the server restarted) is dropped by the pool; without a
     // listener its error would crash the process.

@@ -34,49 +34,104 @@ export class Scope {
 
   /** The entities of `e` in scope: of the types, visible. */
   where(p: Params, e = 'e'): string {
-    return `${e}.type = ANY(${p.add([...this.types])}::text[]) AND ${this.visible(e)}`;
+    return `${e}.type = ANY(${p.add([...this.types])}::text[]) AND ${this.visible(`${e}.urn`)}`;
+  }
+
+  /** URNs of one type share the prefix `urn:li:<type>:`: a range per type. */
+  range(urn: string, p: Params): string {
+    return `(${this.types.map((t) => `(${urn} > ${p.add(`urn:li:${t}:`)} AND ${urn} < ${p.add(`urn:li:${t};`)})`).join(' OR ') || 'FALSE'})`;
   }
 
   /** Leaves removed entities out, unless they are included. */
-  visible(e = 'e'): string {
-    return this.includeRemoved
-      ? 'TRUE'
-      : `NOT EXISTS (SELECT 1 FROM search_terms r WHERE r.field = 'removed' AND r.value = 'true' AND r.urn = ${e}.urn)`;
+  visible(urn = 'e.urn'): string {
+    return this.includeRemoved ? 'TRUE' : `NOT EXISTS (SELECT 1 FROM search_terms r WHERE r.field = 'removed' AND r.value = 'true' AND r.urn = ${urn})`;
   }
 }
 
-/** SQL true when the condition holds for the entity row `e`. */
-export function test(c: Condition, p: Params, e = 'e'): string {
+/**
+ * What a test reads: the row `e` of search_entities (its URN and document), or a URN alone,
+ * whose document is then looked up.
+ */
+export type Subject = string | { urn: string };
+
+/** SQL true when the condition holds for the subject (by default the entity row `e`). */
+export function test(c: Condition, p: Params, e: Subject = 'e'): string {
+  const urn = typeof e === 'string' ? `${e}.urn` : e.urn;
   switch (c.kind) {
     case 'all':
       return 'TRUE';
     case 'none':
       return 'FALSE';
     case 'urn':
-      return `(${c.values.map((v) => stringMatch(`${e}.urn`, c.op, v, p)).join(' OR ') || 'FALSE'})`;
+      return `(${c.values.map((v) => stringMatch(urn, c.op, v, p)).join(' OR ') || 'FALSE'})`;
     case 'term': {
       if (c.values.length === 0) return 'FALSE';
       const field = p.add(c.field);
       if (c.op === 'eq') {
-        return `EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.value = ANY(${p.add(c.values)}::text[]) AND v.urn = ${e}.urn)`;
+        return `EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.value = ANY(${p.add(c.values)}::text[]) AND v.urn = ${urn})`;
       }
       const match = c.values.map((v) => stringMatch('v.value', c.op, v, p)).join(' OR ');
-      return `EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.urn = ${e}.urn AND (${match}))`;
+      return `EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.urn = ${urn} AND (${match}))`;
     }
     case 'number':
-      return `EXISTS (SELECT 1 FROM search_numbers v WHERE v.field = ${p.add(c.field)} AND v.urn = ${e}.urn AND v.value ${SQL_OP[c.op]} ${p.add(c.value)}::float8)`;
+      return `EXISTS (SELECT 1 FROM search_numbers v WHERE v.field = ${p.add(c.field)} AND v.urn = ${urn} AND v.value ${SQL_OP[c.op]} ${p.add(c.value)}::float8)`;
     case 'exists': {
       const field = p.add(c.field);
-      return `(EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.urn = ${e}.urn) OR EXISTS (SELECT 1 FROM search_numbers v WHERE v.field = ${field} AND v.urn = ${e}.urn))`;
+      return `(EXISTS (SELECT 1 FROM search_terms v WHERE v.field = ${field} AND v.urn = ${urn}) OR EXISTS (SELECT 1 FROM search_numbers v WHERE v.field = ${field} AND v.urn = ${urn}))`;
     }
     case 'text':
-      return matches(c, p, e);
+      return typeof e === 'string' ? matches(c, p, e) : `EXISTS (SELECT 1 FROM search_entities d WHERE d.urn = ${urn} AND ${matches(c, p, 'd')})`;
     case 'not':
       return `NOT ${test(c.child, p, e)}`;
     case 'and':
     case 'or':
       if (c.children.length === 0) return c.kind === 'and' ? 'TRUE' : 'FALSE';
       return `(${c.children.map((child) => test(child, p, e)).join(c.kind === 'and' ? ' AND ' : ' OR ')})`;
+  }
+}
+
+/**
+ * SQL selecting the URNs (each once) of the entities of the types for which the condition holds,
+ * removed ones included, found through an index of the condition's own (a value's rows, the
+ * document index, the URN's): a count or a short result then reads its matches, not every
+ * entity. undefined: the condition has no such index (everything, or a negation).
+ */
+export function set(c: Condition, scope: Scope, p: Params): string | undefined {
+  switch (c.kind) {
+    case 'none':
+      return 'SELECT NULL::text AS urn WHERE FALSE';
+    case 'urn':
+      return `SELECT e.urn FROM search_entities e WHERE ${test(c, p)} AND ${scope.range('e.urn', p)}`;
+    case 'term': {
+      const distinct = (c.op === 'eq' && c.values.length === 1) || c.unique ? '' : 'DISTINCT';
+      return `SELECT ${distinct} v.urn FROM search_terms v WHERE v.field = ${p.add(c.field)} AND (${c.values.map((v) => stringMatch('v.value', c.op, v, p)).join(' OR ') || 'FALSE'}) AND ${scope.range('v.urn', p)}`;
+    }
+    case 'number':
+      return `SELECT ${c.unique ? '' : 'DISTINCT'} v.urn FROM search_numbers v WHERE v.field = ${p.add(c.field)} AND v.value ${SQL_OP[c.op]} ${p.add(c.value)}::float8 AND ${scope.range('v.urn', p)}`;
+    case 'exists': {
+      const field = p.add(c.field);
+      return `SELECT v.urn FROM search_terms v WHERE v.field = ${field} AND ${scope.range('v.urn', p)} UNION SELECT v.urn FROM search_numbers v WHERE v.field = ${field} AND ${scope.range('v.urn', p)}`;
+    }
+    case 'text':
+      return `SELECT e.urn FROM search_entities e WHERE ${matches(c, p)} AND ${scope.range('e.urn', p)}`;
+    case 'or': {
+      const sets = c.children.map((child) => set(child, scope, p));
+      return sets.some((x) => x === undefined) ? undefined : sets.map((x) => `SELECT urn FROM (${x}) AS part`).join(' UNION ');
+    }
+    case 'and': {
+      // Driven by a part with an index, the others tested on each of its URNs. Keyword and number
+      // parts first (a value's rows), then full text and URNs.
+      const rank = (x: Condition) => (x.kind === 'term' || x.kind === 'number' ? 0 : x.kind === 'text' || x.kind === 'urn' ? 1 : 2);
+      const driver = [...c.children].sort((a, b) => rank(a) - rank(b)).find((x) => rank(x) < 2) ?? c.children.find((x) => set(x, scope, new Params()) !== undefined);
+      if (!driver) return undefined;
+      const rest: Condition = { kind: 'and', children: c.children.filter((x) => x !== driver) };
+      // Driven by the documents or URNs: the rest is tested on the same row (words of several
+      // parts meet in one document, as FTS5's one MATCH finds them on SQLite).
+      if (driver.kind === 'text' || driver.kind === 'urn') return `SELECT e.urn FROM search_entities e WHERE ${test(c, p)} AND ${scope.range('e.urn', p)}`;
+      return `SELECT s.urn FROM (${set(driver, scope, p)}) AS s WHERE ${test(rest, p, { urn: 's.urn' })}`;
+    }
+    default:
+      return undefined;
   }
 }
 

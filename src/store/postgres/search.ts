@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { MAX_TIER_WORDS } from '../relevance.js';
 import type { Condition, FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
 import { relevancePage } from './relevance.js';
-import { fastCountSql, Params, removedCountSql, Scope, test, walkSql } from './search-sql.js';
+import { fastCountSql, Params, removedCountSql, Scope, set, test, walkSql } from './search-sql.js';
 
 /**
  * The search index on PostgreSQL: the same conditions and answers as SQLite's (search-types.ts,
@@ -59,7 +59,7 @@ export class PostgresSearch {
   /**
    * The total, and the scope the rest of the search uses: one round trip reads the count where the
    * per-value counts know it and how many removed entities the types hold; when none, nothing
-   * need test for them. Otherwise the matches are counted; removed ones (few) are each tested.
+   * need test for them.
    */
   private async count(query: SearchQuery): Promise<{ total: number; scope: Scope }> {
     const asked = new Scope(query.types.map((t) => t.name), query.includeRemoved);
@@ -68,20 +68,36 @@ export class PostgresSearch {
     const removed = query.includeRemoved ? '0' : removedCountSql(asked, p);
     const [counts] = await this.rows<{ n: number | null; removed: number }>(`SELECT ${fast ?? 'NULL'}::int AS n, ${removed}::int AS removed`, p);
     const scope = counts.removed === 0 ? new Scope(asked.types, true) : asked;
-    if (counts.n === null) return { total: await this.countMatches(query.condition, scope), scope };
-    if (counts.removed === 0) return { total: counts.n, scope };
-    const q = new Params();
-    const [gone] = await this.rows<{ n: number }>(
-      `SELECT count(*)::int AS n FROM search_terms r JOIN search_entities e ON e.urn = r.urn
-        WHERE r.field = 'removed' AND r.value = 'true' AND ${new Scope(scope.types, true).where(q)} AND ${test(query.condition, q)}`,
-      q,
-    );
-    return { total: counts.n - gone.n, scope };
+    return { total: await this.visibleCount(query.condition, scope, counts.n ?? undefined), scope };
   }
 
-  private async countMatches(c: Condition, scope: Scope): Promise<number> {
+  /**
+   * The condition's visible entities: from the counts less the removed ones that match (few, each
+   * tested); through the condition's own index (see set), each match tested for being visible; a
+   * negation as everything less what it negates; else every entity of the types is tested.
+   */
+  private async visibleCount(c: Condition, scope: Scope, counted?: number): Promise<number> {
+    if (c.kind === 'not') {
+      const [all, negated] = await Promise.all([this.visibleCount({ kind: 'all' }, scope), this.visibleCount(c.child, scope)]);
+      return all - negated;
+    }
     const p = new Params();
-    return (await this.rows<{ n: number }>(`SELECT count(*)::int AS n FROM search_entities e WHERE ${scope.where(p)} AND ${test(c, p)}`, p))[0].n;
+    const fast = counted === undefined ? fastCountSql(c, scope, p) : undefined;
+    const n = counted ?? (fast === undefined ? undefined : (await this.rows<{ n: number }>(`SELECT ${fast}::int AS n`, p))[0].n);
+    if (n !== undefined) {
+      if (scope.includeRemoved) return n;
+      const q = new Params();
+      const [gone] = await this.rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM search_terms r WHERE r.field = 'removed' AND r.value = 'true' AND ${scope.range('r.urn', q)} AND ${test(c, q, { urn: 'r.urn' })}`,
+        q,
+      );
+      return n - gone.n;
+    }
+    const matched = set(c, scope, p);
+    const sql = matched
+      ? `SELECT count(*)::int AS n FROM (${matched}) AS s WHERE ${scope.visible('s.urn')}`
+      : `SELECT count(*)::int AS n FROM search_entities e WHERE ${scope.where(p)} AND ${test(c, p)}`;
+    return (await this.rows<{ n: number }>(sql, p))[0].n;
   }
 
   // ------------------------------------------------------------------ pages
@@ -90,13 +106,13 @@ export class PostgresSearch {
     const dir = desc ? 'DESC' : '';
     const keyset = (p: Params, u: string) => (after === undefined ? '' : `AND ${u} ${desc ? '<' : '>'} ${p.add(after)}`);
     if (total <= this.few) {
-      // Materialized: the matches are found first, whatever order the planner would walk.
+      // Materialized: the matches are found first (through their own index), whatever order the planner would walk.
       const p = new Params();
-      return this.rows<Row>(
-        `WITH matches AS MATERIALIZED (SELECT e.urn FROM search_entities e WHERE ${scope.where(p)} AND ${test(c, p)} ${keyset(p, 'e.urn')})
-         SELECT urn FROM matches ORDER BY urn ${dir} LIMIT ${p.add(limit)}`,
-        p,
-      );
+      const matched = set(c, scope, p);
+      const found = matched
+        ? `SELECT s.urn FROM (${matched}) AS s WHERE ${scope.visible('s.urn')} ${keyset(p, 's.urn')}`
+        : `SELECT e.urn FROM search_entities e WHERE ${scope.where(p)} AND ${test(c, p)} ${keyset(p, 'e.urn')}`;
+      return this.rows<Row>(`WITH matches AS MATERIALIZED (${found}) SELECT urn FROM matches ORDER BY urn ${dir} LIMIT ${p.add(limit)}`, p);
     }
     const walked = await this.smallestWalkable(c, scope);
     if (walked) {
@@ -152,14 +168,27 @@ export class PostgresSearch {
 
   // ------------------------------------------------------------------ facets
 
+  /** Counts of the field's values over the matches: read through the condition's own index when it has one. */
   private async facet({ field, numbers }: FacetField, query: SearchQuery, scope: Scope): Promise<Record<string, number>> {
     const p = new Params();
-    const where = `${scope.where(p)} AND ${test(query.condition, p)}`;
+    if (query.condition.kind === 'all' && scope.includeRemoved) {
+      // Every entity of the types: the counts know.
+      const types = p.add([...scope.types]);
+      const counted =
+        field === 'entity'
+          ? `SELECT type AS value, n::int FROM search_type_counts WHERE type = ANY(${types}::text[]) AND n > 0`
+          : `SELECT value, sum(n)::int AS n FROM ${numbers ? 'search_number_counts' : 'search_term_counts'} WHERE field = ${p.add(field)} AND type = ANY(${types}::text[]) GROUP BY value HAVING sum(n) > 0`;
+      const rows = await this.rows<{ value: string | number; n: number }>(`${counted} ORDER BY n DESC, value LIMIT ${FACET_LIMIT}`, p);
+      return Object.fromEntries(rows.map((r) => [String(r.value), r.n]));
+    }
+    const matched = query.condition.kind === 'all' ? undefined : set(query.condition, scope, p);
+    const from = matched ? `(${matched}) AS s` : `(SELECT e.urn, e.type FROM search_entities e WHERE ${scope.where(p)} AND ${test(query.condition, p)}) AS s`;
+    const visible = matched ? scope.visible('s.urn') : 'TRUE';
     const sql =
       field === 'entity'
-        ? `SELECT e.type AS value, count(*)::int AS n FROM search_entities e WHERE ${where} GROUP BY e.type`
-        : `SELECT v.value, count(*)::int AS n FROM search_entities e JOIN ${numbers ? 'search_numbers' : 'search_terms'} v ON v.urn = e.urn AND v.field = ${p.add(field)}
-           WHERE ${where} GROUP BY v.value`;
+        ? `SELECT split_part(s.urn, ':', 3) AS value, count(*)::int AS n FROM ${from} WHERE ${visible} GROUP BY 1`
+        : `SELECT v.value, count(*)::int AS n FROM ${from} JOIN ${numbers ? 'search_numbers' : 'search_terms'} v ON v.urn = s.urn AND v.field = ${p.add(field)}
+           WHERE ${visible} GROUP BY v.value`;
     const rows = await this.rows<{ value: string | number; n: number }>(`${sql} ORDER BY n DESC, value LIMIT ${FACET_LIMIT}`, p);
     return Object.fromEntries(rows.map((r) => [String(r.value), r.n]));
   }

@@ -6,13 +6,15 @@ const TABLES = ['aspects', 'aspect_history', 'change_log', 'tokens', 'search_ent
 const LOCK = 7_202_613;
 
 /**
- * Keeps the planner's statistics current, as autovacuum's analyze would: a table changed by more
- * than a tenth of its rows (and 50) since it was last analysed is analysed again. Autovacuum may
- * be off (it is on this project's CI machines) or lag behind a bulk load, and a table never
- * analysed is planned on guesses: with them, loading read all of search_docs once per batch
- * (a sequential scan where one index probe per entity was due) and fell from 1,000 to 470
- * datasets/s by 250k. When autovacuum keeps up, nothing is left to do here. One replica at a
- * time (an advisory lock; the others skip their turn).
+ * Keeps what the planner relies on current, as autovacuum would: a table changed by more than a
+ * tenth of its rows (and 50) since it was last analysed is analysed again; one that took inserts
+ * or left dead rows of more than a fifth (and 1,000 or 50) is vacuumed too, which marks its pages
+ * all-visible so that the narrow index tables answer from their indexes alone (index-only scans).
+ * Autovacuum may be off (it is on this project's CI machines) or lag behind a bulk load, and a
+ * table never analysed is planned on guesses: with them, loading read all of search_docs once per
+ * batch (a sequential scan where one index probe per entity was due) and fell from 1,000 to 470
+ * datasets/s by 250k. When autovacuum keeps up, nothing is left to do here. One replica at a time
+ * (an advisory lock; the others skip their turn).
  */
 export class PlannerStatistics {
   private timer?: NodeJS.Timeout;
@@ -33,7 +35,7 @@ export class PlannerStatistics {
     await this.running;
   }
 
-  /** Analyses the tables that changed enough; the names of those it analysed. */
+  /** Analyses (and vacuums) the tables that changed enough; the names of those it did. */
   refresh(): Promise<string[]> {
     // A failure (the database unavailable for a while) waits for the next turn: nothing depends on this one.
     this.running ??= this.analyse()
@@ -48,13 +50,22 @@ export class PlannerStatistics {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [LOCK]);
       if (!rows[0].locked) return [];
       try {
-        const stale = await client.query<{ relname: string }>(
-          `SELECT relname FROM pg_stat_user_tables
-            WHERE schemaname = current_schema() AND relname = ANY($1) AND n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0)
+        const stale = await client.query<{ relname: string; vacuum: boolean }>(
+          `SELECT relname, n_ins_since_vacuum > 1000 + 0.2 * greatest(n_live_tup, 0) OR n_dead_tup > 50 + 0.2 * greatest(n_live_tup, 0) AS vacuum
+             FROM pg_stat_user_tables
+            WHERE schemaname = current_schema() AND relname = ANY($1)
+              AND (n_mod_since_analyze > 50 + 0.1 * greatest(n_live_tup, 0) OR n_ins_since_vacuum > 1000 + 0.2 * greatest(n_live_tup, 0)
+                   OR n_dead_tup > 50 + 0.2 * greatest(n_live_tup, 0))
             ORDER BY relname`,
           [TABLES],
         );
-        for (const { relname } of stale.rows) await client.query(`ANALYZE ${client.escapeIdentifier(relname)}`);
+        // A big table's vacuum may take longer than a query may.
+        await client.query('SET statement_timeout = 0');
+        try {
+          for (const { relname, vacuum } of stale.rows) await client.query(`${vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE'} ${client.escapeIdentifier(relname)}`);
+        } finally {
+          await client.query('RESET statement_timeout');
+        }
         return stale.rows.map((r) => r.relname);
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [LOCK]);
