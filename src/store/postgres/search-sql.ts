@@ -155,9 +155,10 @@ export function score(rank: readonly TextCondition[], p: Params, e = 'e'): strin
 }
 
 /**
- * SQL (a scalar subquery) counting the condition's entities, removed ones included, from the
- * per-value counts, when they know: per value, so exact when an entity has one value of the field
- * or one value is asked for. A suffix or substring would read every count of the field: not here.
+ * SQL (a scalar subquery) counting the condition's entities, removed ones included, without
+ * reading them: from the per-value counts (per value, so exact when an entity has one value of
+ * the field or one value is asked for; a suffix or substring would read every count of the
+ * field: not here), or from the full-text index.
  */
 export function fastCountSql(c: Condition, scope: Scope, p: Params): string | undefined {
   const types = () => `type = ANY(${p.add([...scope.types])}::text[])`;
@@ -172,6 +173,15 @@ export function fastCountSql(c: Condition, scope: Scope, p: Params): string | un
       const field = p.add(c.field);
       const match = c.op === 'eq' ? `value = ANY(${p.add(c.values)}::text[])` : c.values.map((v) => stringMatch('value', c.op, v, p)).join(' OR ');
       return `(SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ${field} AND ${types()} AND (${match}))`;
+    }
+    case 'text': {
+      // Every document that matches less those of other types: the first read from the index
+      // alone (no column is needed, and pages vacuumed all-visible are not read), the second
+      // through the few entities of other types, or of their type's own index.
+      const matched = matches(c, p);
+      if (matched === 'FALSE') return '0';
+      const others = `ARRAY(SELECT type FROM search_type_counts WHERE n > 0 AND NOT (${types()}))`;
+      return `((SELECT count(*) FROM search_entities e WHERE ${matched}) - (SELECT count(*) FROM search_entities e WHERE e.type = ANY(${others}) AND ${matched}))`;
     }
     case 'number':
       if (!c.unique) return undefined;

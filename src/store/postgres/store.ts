@@ -2,7 +2,7 @@ import type { SearchQuery, SearchResult } from '../search-types.js';
 import type { CommitBatch, LoggedEvent, Store, StoredAspect, StoreLocation, TokenRecord } from '../store.js';
 import { PostgresChangeLog } from './change-log.js';
 import { storeError } from './errors.js';
-import { migratePostgres } from './migrate.js';
+import { migratePostgresAt } from './migrate.js';
 import { StorePool, type PoolOptions } from './pool.js';
 import { AspectReads } from './aspect-reads.js';
 import { PostgresGroupCommit } from './group-commit.js';
@@ -41,13 +41,10 @@ export class PostgresStore implements Store {
 
   /** Opens the pool and runs the schema migrations not yet applied. */
   static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
+    // On a connection of its own, without the pool's query timeout: a step that rewrites a big
+    // table takes as long as it takes (migration 5 counts every index row).
+    await migratePostgresAt(url);
     const store = new PostgresStore(url, options);
-    try {
-      await migratePostgres(store.db.pool);
-    } catch (error) {
-      await store.db.end();
-      throw storeError(error);
-    }
     store.statistics.start();
     return store;
   }

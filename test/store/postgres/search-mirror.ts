@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PG_DROP_COUNTS, PG_SEARCH_COUNTS, PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS } from '../../../src/store/postgres/migrate.js';
+import { PG_DROP_COUNTS, PG_NUMBERS_WALK, PG_SEARCH_COUNTS, PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS } from '../../../src/store/postgres/migrate.js';
 import { clearIndex, writeIndex } from '../../../src/store/postgres/search-index.js';
 import type { Store } from '../../../src/store/store.js';
 import { createTestDatabase } from '../../pg.js';
@@ -21,7 +21,7 @@ export async function createSearchDatabase(): Promise<SearchDatabase> {
   // The drop ends any connection still open; that is expected, not a failure.
   pool.on('error', () => undefined);
   // The search index's migrations, as a store's database has them.
-  await pool.query(`BEGIN; ${[PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS, PG_DROP_COUNTS, PG_SEARCH_COUNTS].join('\n')} COMMIT;`);
+  await pool.query(`BEGIN; ${[PG_SEARCH_SCHEMA, PG_SEARCH_TRIGRAMS, PG_DROP_COUNTS, PG_SEARCH_COUNTS, PG_NUMBERS_WALK].join('\n')} COMMIT;`);
   return {
     pool,
     async drop() {
