@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { MAX_TIER_WORDS } from '../relevance.js';
 import type { Condition, FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
-import { relevancePage } from './relevance.js';
+import { relevancePage, TIER_WALK } from './relevance.js';
 import { fastCountSql, Params, removedCountSql, Scope, set, test, walkSql } from './search-sql.js';
 
 /**
@@ -30,18 +30,22 @@ export class PostgresSearch {
     private readonly few = FEW,
     /** Up to this many rank words are ranked by tiers (tests set 0 to try the scoring plan). */
     private readonly maxTierWords = MAX_TIER_WORDS,
+    /** How far a tier is walked before the index is read (tests set a few to try both). */
+    private readonly tierWalk = TIER_WALK,
   ) {}
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const { total, scope } = await this.count(query);
     const { by, order } = query.sort;
     const desc = order === 'DESCENDING';
     const limit = query.count + 1;
+    const { total, scope } = await this.count(query, new Scope(query.types.map((t) => t.name), query.includeRemoved));
+    // Tiers for many matches; few are scored whole, which costs less than looking in empty tiers.
+    const tiered = total > this.few && (query.rank ?? []).length <= this.maxTierWords;
     const [rows, facets] = await Promise.all([
       by === 'urn'
         ? this.byUrn(query.condition, scope, desc, query.after?.urn, limit, total)
         : by === 'relevance'
-          ? relevancePage((sql, p) => this.rows(sql, p), query, scope, limit, total, total > this.few && (query.rank ?? []).length <= this.maxTierWords)
+          ? relevancePage((sql, p) => this.rows(sql, p), query, scope, limit, total, tiered, this.tierWalk)
           : this.byField(query, scope, by, desc, limit, total),
       Promise.all(query.facets.map(async (facet) => ({ field: facet.field, aggregations: await this.facet(facet, query, scope) }))),
     ]);
@@ -61,8 +65,7 @@ export class PostgresSearch {
    * per-value counts know it and how many removed entities the types hold; when none, nothing
    * need test for them.
    */
-  private async count(query: SearchQuery): Promise<{ total: number; scope: Scope }> {
-    const asked = new Scope(query.types.map((t) => t.name), query.includeRemoved);
+  private async count(query: SearchQuery, asked: Scope): Promise<{ total: number; scope: Scope }> {
     const p = new Params();
     const fast = fastCountSql(query.condition, asked, p);
     const removed = query.includeRemoved ? '0' : removedCountSql(asked, p);

@@ -37,7 +37,7 @@ if (!repeat) describe('PostgreSQL search agrees with SQLite search', { skip: up 
   let app: FastifyInstance;
   let db: Database.Database;
   let sqlite: SqliteSearch;
-  /** Each of PostgreSQL's plans: matches read whole and scored; walks in sort order and relevance tiers. */
+  /** PostgreSQL's plans: matches read whole and relevance scored; walks in sort order and relevance tiers. */
   let plans: Array<[string, PostgresSearch]>;
   let postgres: PostgresSearch;
 
@@ -112,8 +112,9 @@ if (!repeat) describe('PostgreSQL search agrees with SQLite search', { skip: up 
     sqlite = new SqliteSearch(db);
     postgres = new PostgresSearch(database.pool);
     plans = [
-      ['read whole', new PostgresSearch(database.pool, Number.MAX_SAFE_INTEGER)],
-      ['walked', new PostgresSearch(database.pool, 0)],
+      ['read whole, scored', new PostgresSearch(database.pool, Number.MAX_SAFE_INTEGER, 0)],
+      ['walked, tiers', new PostgresSearch(database.pool, 0)],
+      ['walked, tiers walked 3 entities then read', new PostgresSearch(database.pool, 0, undefined, 3)],
     ];
   });
   after(async () => {
