@@ -30,6 +30,8 @@ export class Scope {
     readonly types: readonly string[],
     /** Removed entities are not left out: asked for, or none of the types has any. */
     readonly includeRemoved: boolean,
+    /** The other types that have entities, once known (see PostgresSearch.count). */
+    readonly others?: readonly string[],
   ) {}
 
   /** The entities of `e` in scope: of the types, visible. */
@@ -175,13 +177,14 @@ export function fastCountSql(c: Condition, scope: Scope, p: Params): string | un
       return `(SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ${field} AND ${types()} AND (${match}))`;
     }
     case 'text': {
-      // Every document that matches less those of other types: the first read from the index
-      // alone (no column is needed, and pages vacuumed all-visible are not read), the second
-      // through the few entities of other types, or of their type's own index.
+      // Every document that matches, less those of the other types, which are read through their
+      // type's index: the planner sees which types (a parameter) and how few entities they have;
+      // tested on each match instead, the type read every match's row a second time.
+      if (scope.others === undefined) return undefined;
       const matched = matches(c, p);
       if (matched === 'FALSE') return '0';
-      const others = `ARRAY(SELECT type FROM search_type_counts WHERE n > 0 AND NOT (${types()}))`;
-      return `((SELECT count(*) FROM search_entities e WHERE ${matched}) - (SELECT count(*) FROM search_entities e WHERE e.type = ANY(${others}) AND ${matched}))`;
+      const all = `(SELECT count(*) FROM search_entities e WHERE ${matched})`;
+      return scope.others.length === 0 ? all : `(${all} - (SELECT count(*) FROM search_entities e WHERE e.type = ANY(${p.add([...scope.others])}::text[]) AND ${matched}))`;
     }
     case 'number':
       if (!c.unique) return undefined;

@@ -69,8 +69,12 @@ export class PostgresSearch {
     const p = new Params();
     const fast = fastCountSql(query.condition, asked, p);
     const removed = query.includeRemoved ? '0' : removedCountSql(asked, p);
-    const [counts] = await this.rows<{ n: number | null; removed: number }>(`SELECT ${fast ?? 'NULL'}::int AS n, ${removed}::int AS removed`, p);
-    const scope = counts.removed === 0 ? new Scope(asked.types, true) : asked;
+    const others = `ARRAY(SELECT type FROM search_type_counts WHERE n > 0 AND NOT (type = ANY(${p.add([...asked.types])}::text[])))`;
+    const [counts] = await this.rows<{ n: number | null; removed: number; others: string[] }>(
+      `SELECT ${fast ?? 'NULL'}::int AS n, ${removed}::int AS removed, ${others} AS others`,
+      p,
+    );
+    const scope = new Scope(asked.types, asked.includeRemoved || counts.removed === 0, counts.others);
     return { total: await this.visibleCount(query.condition, scope, counts.n ?? undefined), scope };
   }
 
