@@ -96,7 +96,8 @@ export function test(c: Condition, p: Params, e: Subject = 'e'): string {
  * SQL selecting the URNs (each once) of the entities of the types for which the condition holds,
  * removed ones included, found through an index of the condition's own (a value's rows, the
  * document index, the URN's): a count or a short result then reads its matches, not every
- * entity. undefined: the condition has no such index (everything, or a negation).
+ * entity. undefined: the condition has no such index (everything, or a negation), and no
+ * parameter was added to `p`.
  */
 export function set(c: Condition, scope: Scope, p: Params): string | undefined {
   switch (c.kind) {
@@ -116,10 +117,10 @@ export function set(c: Condition, scope: Scope, p: Params): string | undefined {
     }
     case 'text':
       return `SELECT e.urn FROM search_entities e WHERE ${matches(c, p)} AND ${scope.range('e.urn', p)}`;
-    case 'or': {
-      const sets = c.children.map((child) => set(child, scope, p));
-      return sets.some((x) => x === undefined) ? undefined : sets.map((x) => `SELECT urn FROM (${x}) AS part`).join(' UNION ');
-    }
+    case 'or':
+      // Tried on a scratch list first: an undefined set adds no parameter to the caller's.
+      if (c.children.some((child) => set(child, scope, new Params()) === undefined)) return undefined;
+      return c.children.map((child) => `SELECT urn FROM (${set(child, scope, p)}) AS part`).join(' UNION ');
     case 'and': {
       // Driven by a part with an index, the others tested on each of its URNs. Keyword and number
       // parts first (a value's rows), then full text and URNs.

@@ -187,6 +187,7 @@ if (!repeat) describe('PostgreSQL search agrees with SQLite search', { skip: up 
     ['not a word', { kind: 'not', child: text('orders') }],
     ['one or the other', { kind: 'or', children: [text('invoices'), term(tier, 'eq', ['silver'], true)] }],
     ['words or words', { kind: 'or', children: [text('invoices', true, ['name']), text('chart')] }],
+    ['a tag or no tier', { kind: 'or', children: [term('tags', 'eq', ['urn:li:tag:t1']), { kind: 'not', child: { kind: 'exists', field: tier } }] }],
     ['not a platform', { kind: 'not', child: term('platform', 'eq', ['urn:li:dataPlatform:hive'], true) }],
     ['nested', { kind: 'or', children: [{ kind: 'and', children: [text('events'), { kind: 'not', child: { kind: 'exists', field: tier } }] }, term('owners', 'eq', ['urn:li:corpuser:user1'])] }],
   ];
