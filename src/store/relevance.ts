@@ -16,20 +16,41 @@ export const PLACES: ReadonlyArray<{ columns: readonly TextColumn[]; weight: num
 /** Beyond this many rank words, 3^n tiers are too many: score and sort instead. */
 export const MAX_TIER_WORDS = 4;
 
-/**
- * Every score the rank conditions can make, best first, with the ways of making it: in each way,
- * a place per condition (`place(r, i)` is the store's expression for condition r in PLACES'
- * i-th place, undefined when r cannot be there), combined by `all` and the ways by `any`.
- */
-export function tiers<E>(rank: readonly TextCondition[], placesOf: (r: TextCondition) => Array<{ weight: number; expression: E }>, all: (parts: E[]) => E, any: (ways: E[]) => E): Array<[number, E]> {
-  let ways: Array<{ score: number; parts: E[] }> = [{ score: 0, parts: [] }];
+/** How a store writes its full-text expressions (FTS5's, or tsquery's). */
+export interface TextSyntax {
+  /** The condition's words within the columns; undefined when it can match nothing. */
+  within(r: TextCondition, columns: readonly TextColumn[]): string | undefined;
+  all(parts: readonly string[]): string;
+  any(parts: readonly string[]): string;
+  /** Matches `own` and none of `better`. */
+  butNot(own: string, better: readonly string[]): string;
+}
+
+/** Where a rank condition may be found, best first, each place excluding the better ones. */
+export function placesOf(r: TextCondition, syntax: TextSyntax): Array<{ weight: number; expression: string }> {
+  const within = r.columns ?? TEXT_COLUMNS;
+  const better: string[] = [];
+  const places: Array<{ weight: number; expression: string }> = [];
+  for (const { columns, weight } of PLACES) {
+    const here = columns.filter((c) => within.includes(c));
+    const own = here.length === 0 ? undefined : syntax.within(r, here);
+    if (!own) continue;
+    places.push({ weight, expression: better.length === 0 ? own : syntax.butNot(own, better) });
+    better.push(own);
+  }
+  return places;
+}
+
+/** Every score the rank conditions can make, best first, as one expression: any of the ways of placing each condition. */
+export function tiers(rank: readonly TextCondition[], syntax: TextSyntax): Array<[number, string]> {
+  let ways: Array<{ score: number; parts: string[] }> = [{ score: 0, parts: [] }];
   for (const r of rank) {
-    const places = placesOf(r);
+    const places = placesOf(r, syntax);
     ways = ways.flatMap((w) => places.map((p) => ({ score: w.score + p.weight, parts: [...w.parts, p.expression] })));
   }
-  const byScore = new Map<number, E[]>();
-  for (const w of ways) byScore.set(w.score, [...(byScore.get(w.score) ?? []), all(w.parts)]);
-  return [...byScore].sort((a, b) => b[0] - a[0]).map(([score, ands]) => [score, any(ands)]);
+  const byScore = new Map<number, string[]>();
+  for (const w of ways) byScore.set(w.score, [...(byScore.get(w.score) ?? []), syntax.all(w.parts)]);
+  return [...byScore].sort((a, b) => b[0] - a[0]).map(([score, ands]) => [score, syntax.any(ands)]);
 }
 
 /** The condition less the rank words among its conjuncts (the text query that ranks holds them already). */

@@ -1,7 +1,6 @@
 import type pg from 'pg';
-import type { Condition, Keyset, SearchQuery, TextCondition } from '../search-types.js';
-import { TEXT_COLUMNS } from '../search-types.js';
-import { PLACES, tiers, withoutRank } from '../relevance.js';
+import type { Condition, Keyset, SearchQuery } from '../search-types.js';
+import { tiers, withoutRank, type TextSyntax } from '../relevance.js';
 import { Params, score, test, type Scope } from './search-sql.js';
 import { textQuery } from './text.js';
 
@@ -39,7 +38,7 @@ async function byTiers(rows: RowsOf, query: SearchQuery, scope: Scope, limit: nu
   const rest = withoutRank(query.condition, rank);
   const after = query.after;
   const found: RankedRow[] = [];
-  const ways = tiers(rank, placesOf, (parts) => parts.map((x) => `(${x})`).join(' & '), (ands) => ands.map((a) => `(${a})`).join(' | '));
+  const ways = tiers(rank, TSQUERY);
   for (const [value, tier] of ways) {
     if (after && value > Number(after.value)) continue;
     const from = after && value === Number(after.value) ? Number(after.id ?? 0) : 0;
@@ -77,20 +76,13 @@ async function tierPage(rows: RowsOf, tier: string, rest: Condition, scope: Scop
   return [...hits, ...more];
 }
 
-/** Where a rank condition may be found, as tsqueries that exclude the better places. */
-function placesOf(r: TextCondition): Array<{ weight: number; expression: string }> {
-  const within = r.columns ?? TEXT_COLUMNS;
-  const better: string[] = [];
-  const places: Array<{ weight: number; expression: string }> = [];
-  for (const { columns, weight } of PLACES) {
-    const here = columns.filter((c) => within.includes(c));
-    const own = here.length === 0 ? undefined : textQuery({ ...r, columns: here });
-    if (!own) continue;
-    places.push({ weight, expression: better.length === 0 ? own : `(${own}) & !(${better.map((b) => `(${b})`).join(' | ')})` });
-    better.push(own);
-  }
-  return places;
-}
+/** tsquery's expressions. */
+const TSQUERY: TextSyntax = {
+  within: (r, columns) => textQuery({ ...r, columns: [...columns] }),
+  all: (parts) => parts.map((p) => `(${p})`).join(' & '),
+  any: (parts) => parts.map((p) => `(${p})`).join(' | '),
+  butNot: (own, better) => `(${own}) & !(${TSQUERY.any(better)})`,
+};
 
 async function byScores(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Promise<RankedRow[]> {
   const p = new Params();

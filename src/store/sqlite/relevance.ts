@@ -1,6 +1,6 @@
 import type { Keyset, SearchQuery, TextCondition } from '../search-types.js';
 import { TEXT_COLUMNS } from '../search-types.js';
-import { MAX_TIER_WORDS, PLACES, tiers as tiersOf, withoutRank } from '../relevance.js';
+import { MAX_TIER_WORDS, PLACES, placesOf as placesIn, tiers as tiersIn, withoutRank, type TextSyntax } from '../relevance.js';
 import { lower, marks, probe, REMOVED, textExpression, type Param, type Scope } from './search-sql.js';
 
 /**
@@ -58,25 +58,18 @@ function byTiers(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number):
   return found;
 }
 
-/** The FTS5 expression of each score the words can make, best first. */
-function tiers(rank: readonly TextCondition[]): Array<[number, string]> {
-  return tiersOf(rank, placesOf, (parts) => parts.map((p) => `(${p})`).join(' AND '), (ands) => ands.map((a) => `(${a})`).join(' OR '));
-}
+/** FTS5's expressions. */
+const FTS5: TextSyntax = {
+  within: (r, columns) => textExpression(columns, r.words, r.phrase, r.prefix),
+  all: (parts) => parts.map((p) => `(${p})`).join(' AND '),
+  any: (parts) => parts.map((p) => `(${p})`).join(' OR '),
+  butNot: (own, better) => `(${own}) NOT (${FTS5.any(better)})`,
+};
 
+/** The FTS5 expression of each score the words can make, best first. */
+const tiers = (rank: readonly TextCondition[]) => tiersIn(rank, FTS5);
 /** Where a rank condition may be found, as FTS5 expressions that exclude the better places. */
-function placesOf(r: TextCondition): Array<{ weight: number; expression: string }> {
-  const within = r.columns ?? TEXT_COLUMNS;
-  const better: string[] = [];
-  const places: Array<{ weight: number; expression: string }> = [];
-  for (const { columns, weight } of PLACES) {
-    const here = columns.filter((c) => within.includes(c));
-    const own = here.length === 0 ? undefined : textExpression(here, r.words, r.phrase, r.prefix);
-    if (!own) continue;
-    places.push({ weight, expression: better.length === 0 ? own : `(${own}) NOT (${better.map((b) => `(${b})`).join(' OR ')})` });
-    better.push(own);
-  }
-  return places;
-}
+const placesOf = (r: TextCondition) => placesIn(r, FTS5);
 
 function byScores(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Scored[] {
   const rank = query.rank ?? [];
