@@ -79,14 +79,7 @@ export async function addIndexWrites(client: pg.ClientBase, statement: WriteStat
     );
     entities.push('SELECT type, 1 AS d FROM entities_new');
   }
-  if (entities.length > 0) {
-    statement.add(
-      'types_counted',
-      `INSERT INTO search_type_counts AS c (type, n)
-       SELECT x.type, sum(x.d) FROM (${entities.join(' UNION ALL ')}) AS x CROSS JOIN ${SERIAL_LOCK} GROUP BY x.type HAVING sum(x.d) <> 0
-       ON CONFLICT (type) DO UPDATE SET n = c.n + excluded.n`,
-    );
-  }
+  addCounts(statement, 'search_type_counts', { type: 'x.type' }, entities);
   // An entity inserted above is not seen here (one snapshot): it was inserted with its document.
   const rebuilt = [...documents].filter(([urn]) => !gone.has(urn));
   if (rebuilt.length > 0) {
@@ -118,15 +111,7 @@ export async function addIndexWrites(client: pg.ClientBase, statement: WriteStat
       statement.add(`${kind}s_new`, `INSERT INTO search_${kind}s (field, value, urn) SELECT * FROM ${rows(added)} ON CONFLICT DO NOTHING RETURNING field, value, urn`);
       moved.push(`SELECT field, value, urn, 1 AS d FROM ${kind}s_new`);
     }
-    if (moved.length > 0) {
-      statement.add(
-        `${kind}s_counted`,
-        `INSERT INTO search_${kind}_counts AS c (field, type, value, n)
-         SELECT x.field, split_part(x.urn, ':', 3), x.value, sum(x.d) FROM (${moved.join(' UNION ALL ')}) AS x CROSS JOIN ${SERIAL_LOCK}
-          GROUP BY 1, 2, 3 HAVING sum(x.d) <> 0
-         ON CONFLICT (field, type, value) DO UPDATE SET n = c.n + excluded.n`,
-      );
-    }
+    addCounts(statement, `search_${kind}_counts`, { field: 'x.field', type: "split_part(x.urn, ':', 3)", value: 'x.value' }, moved);
   }
   const docsGone = plan.docs.filter((d) => d.text === null);
   if (docsGone.length > 0) {
@@ -147,6 +132,23 @@ export async function addIndexWrites(client: pg.ClientBase, statement: WriteStat
        ON CONFLICT (urn, aspect) DO UPDATE SET ${names.map((n) => `${n} = excluded.${n}`).join(', ')}`,
     );
   }
+}
+
+/**
+ * Moves a count table's rows by the changes `sources` select (each row a `d` of +1 or -1 and the
+ * columns `key` reads), summed per key, after the serial lock: only the lock's holder touches a
+ * count row, so no writer waits for one while holding a lock another waits for.
+ */
+function addCounts(statement: WriteStatement, table: string, key: Record<string, string>, sources: readonly string[]): void {
+  if (sources.length === 0) return;
+  const columns = Object.keys(key);
+  statement.add(
+    `${table}_moved`,
+    `INSERT INTO ${table} AS c (${columns.join(', ')}, n)
+     SELECT ${Object.values(key).join(', ')}, sum(x.d) FROM (${sources.join(' UNION ALL ')}) AS x CROSS JOIN ${SERIAL_LOCK}
+      GROUP BY ${columns.map((_, i) => i + 1).join(', ')} HAVING sum(x.d) <> 0
+     ON CONFLICT (${columns.join(', ')}) DO UPDATE SET n = c.n + excluded.n`,
+  );
 }
 
 /** A column of an aspect's text as stored (PostgreSQL text), or null. */

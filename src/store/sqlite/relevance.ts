@@ -25,8 +25,6 @@ export interface RankedRow {
   id: number;
 }
 
-export { MAX_TIER_WORDS };
-
 /** A page of `limit` of the `total` matches, by tiers or by scores. */
 export function relevancePage(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number, total: number, tiered: boolean): RankedRow[] {
   if (total === 0) return [];

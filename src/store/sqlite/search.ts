@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
-import { MAX_TIER_WORDS, relevancePage } from './relevance.js';
+import { MAX_TIER_WORDS } from '../relevance.js';
+import { relevancePage } from './relevance.js';
 import { fastCountSql, FIELD, lower, probe, REMOVED, removedCountSql, Scope, set, walkSql, type Node, type Param } from './search-sql.js';
 
 /**

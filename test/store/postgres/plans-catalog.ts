@@ -4,7 +4,7 @@
  * several fields, their counts).
  */
 
-export const ENTITIES = 200_000;
+const ENTITIES = 200_000;
 const DOMAINS = ['sales', 'finance', 'hr', 'marketing', 'ops', 'product', 'support', 'legal', 'eng', 'data', 'risk', 'growth'];
 const SUBJECTS = ['orders', 'customers', 'invoices', 'payments', 'events', 'sessions', 'users', 'accounts', 'shipments', 'products', 'refunds', 'leads', 'campaigns', 'tickets', 'contracts', 'employees', 'payroll', 'budgets', 'forecasts', 'inventory', 'suppliers', 'returns', 'clicks', 'impressions', 'subscriptions', 'churn', 'ledger', 'audits', 'claims', 'quotes'];
 export const TIER = 'urn:li:structuredProperty:plans.tier';
