@@ -23,7 +23,7 @@ const LAYERS = [
   { name: 'store', members: ['^src/store/'] },
   { name: 'registry', members: ['^src/registry/'] },
   { name: 'urn', members: ['^src/urn/'] },
-  { name: 'kernel', members: ['^src/(errors|json|yaml-list|config|idle-collection|heap-growth)\\.ts$'] },
+  { name: 'kernel', members: ['^src/(errors|json|yaml-list|config|idle-collection|heap-growth|limits|pace)\\.ts$'] },
 ];
 
 const INSTEAD =

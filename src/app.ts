@@ -27,6 +27,7 @@ import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
+import { LIMITS } from './limits.js';
 import { ChangeLog } from './events/change-log.js';
 import { ChangeLogRetention } from './events/retention.js';
 import { ChangeFollower } from './events/follower.js';
@@ -40,7 +41,7 @@ import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
+  Partial<Pick<Config, 'requestTimeout' | 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
     /** Use this store instead of opening the configured one (SQLite in dataDir, or PostgreSQL). */
     store?: Store;
@@ -69,11 +70,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
 
+  const requestTimeout = options.requestTimeout ?? 30_000;
   const app = Fastify({
     logger: options.logLevel === 'silent' ? false : loggerOptions(options.logLevel, options.logStream),
     genReqId: requestId,
     childLoggerFactory: requestLogger,
     bodyLimit: options.bodyLimit,
+    // A client has this long to send its whole request, headers within a third of it; slow
+    // senders are cut off (408) instead of holding connections open for ever. Node checks every second.
+    requestTimeout,
+    http: { headersTimeout: Math.ceil(requestTimeout / 3), connectionsCheckingInterval: 1000 },
     exposeHeadRoutes: false,
     frameworkErrors,
     clientErrorHandler,
@@ -108,6 +114,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const collecting = collectWhenIdle(activity, (bytes) => metrics.liveHeapBytes(bytes), options.collectWhenIdleMs);
     app.addHook('onClose', async () => clearInterval(collecting));
   }
+  // Routes that only read take small bodies (LIMITS.readBodyBytes), whatever --body-limit allows writes.
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (route.config?.permission === 'read' && methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) {
+      route.bodyLimit = Math.min(route.bodyLimit ?? options.bodyLimit, LIMITS.readBodyBytes);
+    }
+  });
   registerBodyParsing(app);
   app.setReplySerializer(jsonAnswer);
   registerErrorHandlers(app);
@@ -119,6 +132,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onRequest', (req, reply, done) => {
     activity.requests++;
     echoRequestId(req, reply);
+    // Answers are JSON, never to be sniffed as something else, and carry private metadata and
+    // secrets (a new token) that no cache may keep; the console's files say otherwise for themselves.
+    reply.header('x-content-type-options', 'nosniff').header('cache-control', 'no-store');
     dropTypeOfNoBody(req);
     authenticate(req, done);
   });

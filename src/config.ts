@@ -17,6 +17,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** How long a client may take to send a whole request (headers and body), in ms. */
+  requestTimeout: number;
   /** How often scheduled metadata tests run over the catalog, in ms; 0 turns it off. */
   testsInterval: number;
   /** Re-evaluate an entity's metadata tests shortly after it changes. */
@@ -53,6 +55,7 @@ const OPTIONS = {
   'sqlite-sync': { env: 'URNBASE_SQLITE_SYNC', default: 'normal', parse: parseSqliteSync, value: 'MODE', help: 'normal (survives a process crash) or full (also a power loss)' },
   'log-level': { env: 'URNBASE_LOG_LEVEL', default: 'info', parse: parseLogLevel, value: 'LEVEL', help: 'fatal, error, warn, info, debug, trace or silent (JSON lines on stdout)' },
   'body-limit': { env: 'URNBASE_BODY_LIMIT', default: '16mb', parse: parseSize, value: 'SIZE', help: 'largest request body (1048576, 512kb, 16mb)' },
+  'request-timeout': { env: 'URNBASE_REQUEST_TIMEOUT', default: '30s', parse: parseRequestTimeout, value: 'DURATION', help: 'how long a client may take to send a whole request (408 after)' },
   'tests-interval': { env: 'URNBASE_TESTS_INTERVAL', default: '24h', parse: parseDuration, value: 'DURATION', help: 'how often scheduled metadata tests run (0: never)' },
   'tests-on-change': { env: 'URNBASE_TESTS_ON_CHANGE', default: 'true', parse: parseBoolean, value: 'BOOL', help: "re-evaluate an entity's metadata tests after it changes" },
   'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers, value: 'N', help: 'worker threads for catalog-wide test runs: auto or 0-64' },
@@ -102,6 +105,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     sqliteSync: read('sqlite-sync'),
     logLevel: read('log-level'),
     bodyLimit: read('body-limit'),
+    requestTimeout: read('request-timeout'),
     testsInterval: read('tests-interval'),
     testsOnChange: read('tests-on-change'),
     testsWorkers: read('tests-workers'),
@@ -126,6 +130,12 @@ export function parseDatabaseUrl(raw: string): string | undefined {
 function parseTimeout(raw: string): number {
   const ms = parseDuration(raw);
   if (ms < 100) throw new Error('expected a duration of at least 100ms, such as 10s');
+  return ms;
+}
+
+function parseRequestTimeout(raw: string): number {
+  const ms = parseDuration(raw);
+  if (ms < 1000) throw new Error('expected a duration of at least 1s, such as 30s');
   return ms;
 }
 

@@ -15,8 +15,14 @@ export class ValidationError extends DomainError {
 export class InvalidUrnError extends DomainError {
   override name = 'InvalidUrnError';
   constructor(readonly urn: string, readonly reason?: string) {
-    super(`Invalid urn!: ${urn}`);
+    // DataHub's wording, which clients match on; a huge non-URN is not repeated whole.
+    super(`Invalid urn!: ${urn.length > 300 ? `${urn.slice(0, 200)}… (${urn.length.toLocaleString('en-US')} characters)` : urn}`);
   }
+}
+
+/** A request that asks for more than a limit allows (src/limits.ts): the message names the limit. */
+export class TooLargeError extends DomainError {
+  override name = 'TooLargeError';
 }
 
 export class NotFoundError extends DomainError {
@@ -52,6 +58,14 @@ export class TooManyRequestsError extends DomainError {
     readonly retryAfter: number,
   ) {
     super(message);
+  }
+}
+
+/** The client closed the connection before its answer: the work it asked for was stopped (no one reads the answer). */
+export class ClientGoneError extends DomainError {
+  override name = 'ClientGoneError';
+  constructor() {
+    super('The client closed the connection before the answer');
   }
 }
 

@@ -63,3 +63,33 @@ export function jsonText(value: unknown): string {
 export function writtenLength(value: unknown): number {
   return typeof value === 'object' && value !== null ? (writtenText.get(value)?.length ?? 0) : String(value).length;
 }
+
+/** A UTF-16 surrogate without its other half: text that has no UTF-8 form (it would be stored as U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/**
+ * Where the first string (a member name or a value) holding a lone surrogate is, as a path such
+ * as `[0].tags[2].tag`; undefined when there is none. Callers bound the depth first (nestsDeeperThan).
+ */
+export function loneSurrogateAt(value: unknown, at = ''): string | undefined {
+  if (typeof value === 'string') return hasLoneSurrogate(value) ? at || '(the body)' : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = loneSurrogateAt(value[i], `${at}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, member] of Object.entries(value)) {
+    const path = `${at}${at ? '.' : ''}${hasLoneSurrogate(key) ? JSON.stringify(key) : key}`;
+    if (hasLoneSurrogate(key)) return path;
+    const found = loneSurrogateAt(member, path);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

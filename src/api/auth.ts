@@ -86,11 +86,18 @@ function bearerSecret(header: string | undefined): string | undefined {
 }
 
 async function authenticate(req: FastifyRequest, secret: string | undefined, tokens: TokenService, limiter: FailedAuthLimiter): Promise<Principal> {
+  // An address that failed too often is refused before its secret costs a lookup, unless the secret is one known to be good.
+  const blocked = limiter.blocked(req.ip);
+  if (blocked > 0 && !(secret !== undefined && tokens.vouchedFor(secret))) throw tooMany(blocked);
   const principal = secret === undefined ? undefined : await tokens.authenticate(secret);
   if (principal) return principal;
   const wait = limiter.fail(req.ip);
-  if (wait > 0) throw new TooManyRequestsError('Too many failed authentication attempts from this address; retry later', wait);
+  if (wait > 0) throw tooMany(wait);
   if (req.headers.authorization === undefined) throw new UnauthorizedError('Authentication required: send Authorization: Bearer <token>');
   if (secret === undefined) throw new UnauthorizedError('Malformed Authorization header: expected "Bearer <token>"');
   throw new UnauthorizedError('Invalid, expired or revoked token');
+}
+
+function tooMany(seconds: number): TooManyRequestsError {
+  return new TooManyRequestsError('Too many failed authentication attempts from this address; retry later', seconds);
 }

@@ -1,13 +1,17 @@
+import { isUtf8 } from 'node:buffer';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../errors.js';
-import { nestsDeeperThan } from '../json.js';
+import { loneSurrogateAt, nestsDeeperThan } from '../json.js';
 
 /**
  * The deepest a request body may nest: Jackson's default limit, which DataHub's server parses
  * with. Deeper bodies would reach code that recurses over values (patching, comparing, storing).
  */
 export const MAX_BODY_DEPTH = 1000;
+
+/** A JSON escape of a UTF-16 surrogate: the only way a lone one gets into a parsed body. */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /**
  * JSON in, JSON Patch in, nothing else (415). Route schemas coerce query strings and headers;
@@ -17,12 +21,18 @@ export function registerBodyParsing(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   // Fastify's own parser, which refuses __proto__ and constructor.prototype keys with a 400.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser(['application/json', 'application/json-patch+json'], { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+  app.addContentTypeParser(['application/json', 'application/json-patch+json'], { parseAs: 'buffer' }, (request: FastifyRequest, body: string | Buffer, done) => {
     // A chunked body may still turn out empty: no body, as above.
     if (body.length === 0) return done(null, undefined);
-    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
+    // Stored text must be the text sent: invalid UTF-8 would be kept as U+FFFD without a word.
+    if (typeof body !== 'string' && !isUtf8(body)) return done(new ValidationError('The request body is not valid UTF-8'), undefined);
+    const text = body.toString();
+    parseJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       if (nestsDeeperThan(value, MAX_BODY_DEPTH)) return done(new ValidationError(`Request body nests deeper than ${MAX_BODY_DEPTH} levels`), undefined);
+      // A lone surrogate (\ud800 without its pair) cannot be stored as UTF-8 either; only an escape makes one.
+      const lone = ESCAPED_SURROGATE.test(text) ? loneSurrogateAt(value) : undefined;
+      if (lone !== undefined) return done(new ValidationError(`The request body holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape) at ${lone}`), undefined);
       done(null, value);
     });
   });
@@ -63,6 +73,7 @@ interface QuerySchema {
   properties?: Record<string, { type?: unknown }>;
 }
 
+const INTEGER = /^[+-]?\d+$/;
 const SPRING_TRUE = new Set(['true', 'on', 'yes', '1']);
 const SPRING_FALSE = new Set(['false', 'off', 'no', '0']);
 
@@ -83,6 +94,11 @@ function asSpringReadsQueries(schema: QuerySchema, validate: ValidateFunction): 
         const word = value.toLowerCase();
         if (SPRING_TRUE.has(word)) query[name] = true;
         else if (SPRING_FALSE.has(word)) query[name] = false;
+      }
+      // Ajv would take anything `+value` reads (Infinity, 1e3, 0x1, " 1"); Spring reads decimal digits.
+      if (property.type === 'integer' && typeof value === 'string' && !(INTEGER.test(value) && Number.isSafeInteger(Number(value)))) {
+        normalized.errors = [{ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }];
+        return false;
       }
     }
     const valid = validate(query);

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  ClientGoneError,
   ConflictError,
   DomainError,
   ForbiddenError,
@@ -8,6 +9,7 @@ import {
   NotFoundError,
   PreconditionError,
   StoreUnavailableError,
+  TooLargeError,
   TooManyRequestsError,
   UnauthorizedError,
   ValidationError,
@@ -61,6 +63,7 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody; 
   if (error instanceof DomainError) {
     if (error instanceof InvalidUrnError) return { status: 400, body: { error: error.message } };
     if (error instanceof ValidationError) return { status: 400, body: { error: 'Validation Error', message: error.message } };
+    if (error instanceof TooLargeError) return { status: 413, body: { error: 'Payload Too Large', message: error.message } };
     if (error instanceof NotFoundError) {
       return { status: 404, body: { error: 'Not Found', message: error.message }, headers: { 'not-found-reason': error.reason } };
     }
@@ -75,6 +78,8 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody; 
     if (error instanceof StoreUnavailableError) {
       return { status: 503, body: { error: 'Service Unavailable', message: error.message }, headers: { 'retry-after': '2' } };
     }
+    // nginx's 499: nobody reads it, and it is not the server's failure (not logged as one).
+    if (error instanceof ClientGoneError) return { status: 499, body: { error: 'Client Closed Request', message: error.message } };
     if (error instanceof TooManyRequestsError) {
       return { status: 429, body: { error: 'Too Many Requests', message: error.message }, headers: { 'retry-after': String(error.retryAfter) } };
     }
@@ -112,11 +117,17 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     if (status === 415) {
       body.message = `Content type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json`;
     }
+    if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      body.message = `Request body is too large: this route takes at most ${(request.routeOptions.bodyLimit ?? 0).toLocaleString('en-US')} bytes`;
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       body.requestId = String(request.id);
     }
     if (headers) reply.headers(headers);
+    // Refused before its body was read (401, 413, …): the connection closes after the answer
+    // rather than wait for the rest of a body that may trickle in for minutes.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (request.routeOptions.config?.errorFormat === 'restli') {
       return reply.status(status).headers(RESTLI_ERROR_HEADERS).send(restliErrorBody(status, body));
     }

@@ -65,8 +65,9 @@ export interface ScrollBody {
   facets?: string[];
 }
 
-export function searchRequest(q: SearchQueryParams, types: readonly string[] | undefined, body?: ScrollBody): SearchRequest {
+export function searchRequest(q: SearchQueryParams, types: readonly string[] | undefined, body: ScrollBody | undefined, signal: AbortSignal): SearchRequest {
   return {
+    signal,
     types,
     query: q.query,
     filter: body?.filter,

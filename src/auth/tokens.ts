@@ -16,6 +16,8 @@ const TOUCH_EVERY_MS = 60_000;
  * clears it at once. One lookup per token and second costs nothing measurable.
  */
 const CACHE_MS = 800;
+/** Longer than any secret urnbase makes (`urnb_` and 43 characters): a longer one is not looked up. */
+const MAX_SECRET_CHARS = 256;
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -84,11 +86,17 @@ export class TokenService {
     const entry = this.recent.get(secret);
     if (!entry) return undefined;
     const now = Date.now();
-    if (entry.until <= now || (entry.expiresAt !== null && entry.expiresAt <= now)) {
-      this.recent.delete(secret);
-      return undefined;
-    }
+    if (entry.until <= now || (entry.expiresAt !== null && entry.expiresAt <= now)) return undefined;
     return entry.principal;
+  }
+
+  /**
+   * Whether a secret may be checked although its address is refused for failing too often: it
+   * was valid when last checked here, or it is the operator's admin token. Neither costs a lookup,
+   * so an attacker's made-up secrets never reach the store, while clients known to be good go on.
+   */
+  vouchedFor(secret: string): boolean {
+    return this.recent.has(secret) || (this.envAdminHash !== undefined && hashSecret(secret) === this.envAdminHash);
   }
 
   /** The principal of a valid secret; undefined for an unknown, expired or revoked one. */
@@ -100,8 +108,13 @@ export class TokenService {
       this.remember(secret, principal, null, now);
       return principal;
     }
+    // Only secrets of our own making can be stored ones: anything else costs no lookup.
+    if (!secret.startsWith(PREFIX) || secret.length > MAX_SECRET_CHARS) return undefined;
     const record = await this.store.tokenByHash(hash);
-    if (!record || record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= now)) return undefined;
+    if (!record || record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt <= now)) {
+      this.recent.delete(secret);
+      return undefined;
+    }
     if (now - (this.touched.get(record.id) ?? 0) > TOUCH_EVERY_MS) {
       this.touched.set(record.id, now);
       await this.store.touchToken(record.id, now);

@@ -1,5 +1,6 @@
 import type { Store, StoredAspect, SystemMetadata } from '../store/store.js';
 import type { ValidationContext } from './plugins.js';
+import type { WriteContext } from './proposal.js';
 
 export interface CurrentAspect {
   value: unknown;
@@ -46,9 +47,10 @@ export class BatchState {
     return aspects;
   }
 
-  context(actor: string): ValidationContext {
+  context({ actor, admin }: WriteContext): ValidationContext {
     return {
       actor,
+      admin: admin ?? false,
       get: async (urn, aspect) => (await this.valuesOf([urn], aspect)).get(urn),
       getMany: (urns, aspect) => this.valuesOf(urns, aspect),
       scan: (aspect) => this.scan(aspect),

@@ -1,7 +1,7 @@
 import type { Reader } from '../read/read.js';
 import type { Registry } from '../registry/registry.js';
 import type { Ingest } from './ingest.js';
-import type { Proposal } from './proposal.js';
+import { SYSTEM_SOURCE, type Proposal } from './proposal.js';
 
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
@@ -17,6 +17,6 @@ export async function bootstrap(registry: Registry, reader: Reader, ingest: Inge
       proposals.push({ urn: seed.urn, aspect, changeType: 'UPSERT', value });
     }
   }
-  await ingest.ingest(proposals, { actor: SYSTEM_ACTOR, source: 'SYSTEM' });
+  await ingest.ingest(proposals, { actor: SYSTEM_ACTOR, source: SYSTEM_SOURCE, admin: true });
   return proposals.length;
 }

@@ -1,4 +1,6 @@
-import { ConflictError, PreconditionError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, PreconditionError, TooLargeError, ValidationError } from '../errors.js';
+import { LIMITS, quoted } from '../limits.js';
+import { Pacer } from '../pace.js';
 import { jsonEqual } from '../json.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
 import type { SearchIndexer } from '../search/indexer.js';
@@ -10,7 +12,7 @@ import { KeyedLock } from './locks.js';
 import { applyPatch } from './patch.js';
 import { PendingCommit, type ChangedEntity } from './pending-commit.js';
 import type { AspectPlugins, ProposedChange, ValidationContext } from './plugins.js';
-import type { AppliedChange, Proposal, WriteContext } from './proposal.js';
+import { SYSTEM_SOURCE, type AppliedChange, type Proposal, type WriteContext } from './proposal.js';
 
 interface ResolvedProposal {
   proposal: Proposal;
@@ -28,8 +30,20 @@ interface Attempt {
   pending: PendingCommit;
   /** The request's proposals; side effects append theirs while they are worked through. */
   items: ResolvedProposal[];
+  context: WriteContext;
   /** The aspects the request itself writes (urn NUL aspect): a new entity's defaults leave them alone. */
   requested: ReadonlySet<string>;
+}
+
+/**
+ * Refuses a request of more than LIMITS.proposals aspect changes. Routes call it while they turn
+ * a body into proposals (with `more`: the count so far, the rest not counted), so that a body of
+ * 50,000 entities is refused before it is all worked through.
+ */
+export function checkProposalCount(count: number, more = false): void {
+  if (count <= LIMITS.proposals) return;
+  const carried = more ? 'more' : count.toLocaleString('en-US');
+  throw new TooLargeError(`A write request may carry at most ${LIMITS.proposals.toLocaleString('en-US')} aspect changes; this one carries ${carried}. Split it into smaller requests`);
 }
 
 /** The most JSON characters of new aspect values one request may write, unless told otherwise. */
@@ -67,7 +81,13 @@ export class Ingest {
   }
 
   async ingest(proposals: readonly Proposal[], context: WriteContext): Promise<AppliedChange[]> {
-    const resolved = proposals.map((p) => this.resolve(p));
+    checkProposalCount(proposals.length);
+    const resolved: ResolvedProposal[] = [];
+    const pacer = new Pacer();
+    for (const proposal of proposals) {
+      resolved.push(this.resolve(proposal, context));
+      await pacer.pace();
+    }
     if (resolved.length === 0) return [];
     const lockKeys = resolved.map((r) => r.urn.text);
     for (const r of resolved) if (this.plugins.get(r.aspect.name)?.some((p) => p.exclusive)) lockKeys.push(`aspect:${r.aspect.name}`);
@@ -85,9 +105,12 @@ export class Ingest {
   }
 
   /** URN, entity type, key and aspect checks: everything that does not need stored state. */
-  private resolve(proposal: Proposal): ResolvedProposal {
+  private resolve(proposal: Proposal, context: WriteContext): ResolvedProposal {
     const urn = parseUrn(proposal.urn);
     const entity = this.registry.entityOf(urn);
+    if (context.source !== SYSTEM_SOURCE && this.registry.isBuiltIn(urn)) {
+      throw new ForbiddenError(`${urn.text} is built in: urnbase writes it itself, and it cannot be changed or deleted`);
+    }
     const key = this.registry.keyOf(urn, entity);
     const aspect = this.registry.aspectOf(entity, proposal.aspect);
     if (!aspect) throw new ValidationError(`Unknown aspect ${proposal.aspect} for entity type ${entity.name}`);
@@ -98,7 +121,7 @@ export class Ingest {
     let ifVersionMatch: number | undefined;
     if (proposal.ifVersionMatch !== undefined) {
       if (!/^-?\d+$/.test(proposal.ifVersionMatch.trim())) {
-        throw new ValidationError(`If-Version-Match must be an integer, got ${JSON.stringify(proposal.ifVersionMatch)}`);
+        throw new ValidationError(`If-Version-Match must be an integer, got ${quoted(proposal.ifVersionMatch)}`);
       }
       ifVersionMatch = Number(proposal.ifVersionMatch);
     }
@@ -116,14 +139,19 @@ export class Ingest {
     await this.loadFor(state, items);
     const run: Attempt = {
       state,
-      lookups: state.context(context.actor),
+      lookups: state.context(context),
       pending: new PendingCommit(state, context, Date.now(), this.maxWriteChars, this.indexer),
       items,
+      context,
       requested: new Set(items.map((i) => aspectKey(i.urn.text, i.aspect.name))),
     };
     const results: AppliedChange[] = [];
+    const pacer = new Pacer();
     // Side effects may append proposals while we go; they run in this same transaction.
-    for (let i = 0; i < items.length; i++) results.push(await this.apply(items[i], run));
+    for (let i = 0; i < items.length; i++) {
+      results.push(await this.apply(items[i], run));
+      await pacer.pace();
+    }
     await this.commit(run, context);
     return results.slice(0, initial.length);
   }
@@ -225,11 +253,12 @@ export class Ingest {
   private async expand(change: ProposedChange, run: Attempt): Promise<void> {
     const added: ResolvedProposal[] = [];
     for (const plugin of this.plugins.get(change.aspect.name) ?? []) {
-      if (plugin.sideEffects) added.push(...(await plugin.sideEffects(change, run.lookups)).map((p) => this.resolve(p)));
+      if (plugin.sideEffects) for (const proposal of await plugin.sideEffects(change, run.lookups)) added.push(this.resolve(proposal, run.context));
     }
     if (added.length === 0) return;
     await this.loadFor(run.state, added);
-    run.items.push(...added);
+    // A cascade may add an item per entity of the catalog: no spread of that many arguments.
+    for (const item of added) run.items.push(item);
   }
 
   /** ONE transaction: aspect rows, search index rows and change-log events; then the listeners hear of it. */
@@ -264,5 +293,5 @@ function aspectKey(urn: string, aspect: string): string {
 }
 
 function changed(item: ResolvedProposal): ChangedEntity {
-  return { urn: item.urn.text, entity: item.entity };
+  return item.proposal.actor === undefined ? { urn: item.urn.text, entity: item.entity } : { urn: item.urn.text, entity: item.entity, actor: item.proposal.actor };
 }

@@ -10,6 +10,8 @@ import type { AppliedChange, ClientSystemMetadata, WriteContext } from './propos
 export interface ChangedEntity {
   urn: string;
   entity: EntitySpec;
+  /** Who the change is attributed to, when not the request's actor (Proposal.actor). */
+  actor?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export class PendingCommit {
    * Writes a value. The same value as stored only touches its system metadata (lastObserved,
    * runId): no new version, no event, nothing to index.
    */
-  put({ urn, entity }: ChangedEntity, aspect: string, value: unknown, changeType: ChangeType, given?: ClientSystemMetadata): AppliedChange {
+  put({ urn, entity, actor }: ChangedEntity, aspect: string, value: unknown, changeType: ChangeType, given?: ClientSystemMetadata): AppliedChange {
     const aspects = this.state.aspects(urn);
     const current = aspects.get(aspect);
     const base = { urn, entityType: entity.name, aspect };
@@ -57,24 +59,25 @@ export class PendingCommit {
       return { ...base, value, systemMetadata, changed: false };
     }
     this.charge(urn, aspect, value);
+    const stamp = this.stampOf(actor);
     const version = (current?.version ?? 0) + 1;
     const systemMetadata: SystemMetadata = {
       version: String(version),
       lastObserved: given?.lastObserved ?? this.now,
       ...(given?.runId !== undefined ? { runId: given.runId } : {}),
       properties: { ...given?.properties, eventSource: this.context.source },
-      aspectCreated: current?.systemMetadata.aspectCreated ?? this.stamp,
-      aspectModified: this.stamp,
+      aspectCreated: current?.systemMetadata.aspectCreated ?? stamp,
+      aspectModified: stamp,
     };
     this.writes.push({ kind: 'put', ...base, value, systemMetadata, expectedVersion: current?.version ?? 0 });
     this.track({ urn, entity }, aspect, current?.value, value);
-    this.events.push({ ...base, changeType, created: this.stamp, value, previousValue: current?.value ?? null, systemMetadata });
+    this.events.push({ ...base, changeType, created: stamp, value, previousValue: current?.value ?? null, systemMetadata });
     aspects.set(aspect, { value, systemMetadata, version });
     return { ...base, value, systemMetadata, changed: true };
   }
 
   /** Deletes an aspect; false when it was absent. */
-  remove({ urn, entity }: ChangedEntity, aspect: string): boolean {
+  remove({ urn, entity, actor }: ChangedEntity, aspect: string): boolean {
     const aspects = this.state.aspects(urn);
     const current = aspects.get(aspect);
     if (!current) return false;
@@ -85,13 +88,17 @@ export class PendingCommit {
       entityType: entity.name,
       aspect,
       changeType: 'DELETE',
-      created: this.stamp,
+      created: this.stampOf(actor),
       value: null,
       previousValue: current.value,
       systemMetadata: null,
     });
     aspects.delete(aspect);
     return true;
+  }
+
+  private stampOf(actor: string | undefined): AuditStamp {
+    return actor === undefined || actor === this.stamp.actor ? this.stamp : { time: this.stamp.time, actor };
   }
 
   /** The whole batch, with the index writes of the changes (typed by the definitions as `lookups` see them). */

@@ -22,6 +22,8 @@ export interface ProposedChange {
  */
 export interface ValidationContext {
   actor: string;
+  /** The writer is an admin (WriteContext.admin). */
+  admin: boolean;
   get(urn: string, aspect: string): Promise<unknown>;
   getMany(urns: readonly string[], aspect: string): Promise<Map<string, unknown>>;
   /** Every entity that has the aspect, with its latest value. */

@@ -15,6 +15,8 @@ export interface Proposal {
   ifVersionMatch?: string;
   /** Client-supplied system metadata; the server owns version and audit stamps. */
   systemMetadata?: ClientSystemMetadata;
+  /** Who the change is attributed to when not the request's actor: a metadata test's actions name the test. */
+  actor?: string;
 }
 
 export interface ClientSystemMetadata {
@@ -28,7 +30,12 @@ export interface WriteContext {
   actor: string;
   /** Recorded as systemMetadata.properties.eventSource. */
   source: string;
+  /** The writer may make irreversible changes to the catalog (a structured property's hard delete): an admin. */
+  admin?: boolean;
 }
+
+/** The source of urnbase's own writes (bootstrap): the only writer of built-in entities. */
+export const SYSTEM_SOURCE = 'SYSTEM';
 
 /** The outcome of one proposal. */
 export interface AppliedChange {

@@ -7,7 +7,8 @@ import type { TestAction } from './definition.js';
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 /**
- * Turns a test's actions into proposals for one entity. Only what would change is proposed (a tag
+ * Turns a test's actions into proposals for one entity, attributed to the test (its URN is the
+ * changes' actor, whoever ran the evaluation). Only what would change is proposed (a tag
  * already there is not added again), and keyed JSON patches touch only the items concerned, so
  * actions are idempotent and never clobber unrelated metadata.
  */
@@ -20,9 +21,9 @@ export function actionProposals(
   const proposals: Proposal[] = [];
   const value = <T>(aspect: string) => entity.aspects.get(aspect)?.value as T | undefined;
   const patch = (aspect: string, keys: Record<string, string[]>, ops: Array<{ op: 'add' | 'remove'; path: string; value?: unknown }>) => {
-    if (ops.length > 0) proposals.push({ urn: entity.urn, aspect, changeType: 'PATCH', patch: { patch: ops, arrayPrimaryKeys: keys } });
+    if (ops.length > 0) proposals.push({ urn: entity.urn, aspect, changeType: 'PATCH', patch: { patch: ops, arrayPrimaryKeys: keys }, actor: testUrn });
   };
-  const upsert = (aspect: string, next: unknown) => proposals.push({ urn: entity.urn, aspect, changeType: 'UPSERT', value: next });
+  const upsert = (aspect: string, next: unknown) => proposals.push({ urn: entity.urn, aspect, changeType: 'UPSERT', value: next, actor: testUrn });
   /** Adds the keyed items that are missing, or removes those that are there (`{[key]: urn}` items). */
   const toggle = (aspect: string, field: string, key: string, urns: readonly string[], adding: boolean) => {
     const items = value<Record<string, Array<Record<string, string>>>>(aspect)?.[field] ?? [];
@@ -85,7 +86,7 @@ export function actionProposals(
         const deprecated = action.type === 'DEPRECATE';
         if ((value<{ deprecated?: boolean }>('deprecation')?.deprecated ?? false) !== deprecated) {
           const note = typeof action.params.note === 'string' ? action.params.note : deprecated ? `Deprecated by metadata test ${testUrn}` : '';
-          upsert('deprecation', { deprecated, note, actor: SYSTEM_ACTOR });
+          upsert('deprecation', { deprecated, note, actor: testUrn });
         }
         break;
       }

@@ -4,6 +4,7 @@ import { ACTION_ASPECT, ACTION_TYPES, actionProblem, type ActionType } from './a
 import { operatorNamed, type Operator } from './operators.js';
 import { compilePath, pathProblem, type PropertyPath } from './paths.js';
 import { isRecord } from '../json.js';
+import { LIMITS, quoted } from '../limits.js';
 
 /**
  * A metadata test's definition language: `{on:{types, conditions?}, rules, actions?}`. Predicates
@@ -44,6 +45,11 @@ export const MAX_PREDICATE_DEPTH = 50;
 
 /** Parses and validates a definition (a JSON string or an already parsed object). */
 export function parseDefinition(source: unknown, registry: Registry): TestDefinition {
+  // Measured before anything is parsed or compiled: every leaf compiles its values (regular expressions).
+  const chars = typeof source === 'string' ? source.length : (JSON.stringify(source) ?? '').length;
+  if (chars > LIMITS.definitionChars) {
+    throw new DefinitionError(`definition: at most ${LIMITS.definitionChars.toLocaleString('en-US')} characters of JSON; this one has ${chars.toLocaleString('en-US')}`);
+  }
   let doc = source;
   if (typeof source === 'string') {
     try {
@@ -61,7 +67,7 @@ export function parseDefinition(source: unknown, registry: Registry): TestDefini
   }
   const types = on.types.map((t: unknown, i: number) => {
     const spec = typeof t === 'string' ? registry.entityType(t) : undefined;
-    if (!spec) throw new DefinitionError(`on.types[${i}]: unknown entity type ${JSON.stringify(t)}`);
+    if (!spec) throw new DefinitionError(`on.types[${i}]: unknown entity type ${quoted(t)}`);
     if (!spec.aspects.has('testResults')) throw new DefinitionError(`on.types[${i}]: entity type "${spec.name}" cannot hold testResults`);
     return spec.name;
   });
@@ -103,6 +109,8 @@ function aspectsRead(registry: Registry, definition: TestDefinition): Set<string
 }
 
 class PredicateParser {
+  private predicates = 0;
+
   constructor(
     private readonly registry: Registry,
     private readonly types: readonly string[],
@@ -110,6 +118,7 @@ class PredicateParser {
 
   parse(node: unknown, at: string, depth = 1): Predicate {
     if (depth > MAX_PREDICATE_DEPTH) throw new DefinitionError(`${at}: predicates nest deeper than ${MAX_PREDICATE_DEPTH} levels`);
+    if (++this.predicates > LIMITS.definitionPredicates) throw new DefinitionError(`${at}: a definition may have at most ${LIMITS.definitionPredicates.toLocaleString('en-US')} predicates`);
     if (Array.isArray(node)) return { kind: 'and', children: node.map((c, i) => this.parse(c, `${at}[${i}]`, depth + 1)), negate: false };
     if (!isRecord(node)) throw new DefinitionError(`${at}: expected a predicate object or list`);
     const negate = this.negate(node, at);
@@ -142,7 +151,7 @@ class PredicateParser {
     if (typeof operatorName !== 'string') throw new DefinitionError(`${at}.${operatorKey}: expected an operator`);
     const operator = operatorNamed(operatorName);
     if (!operator) {
-      throw new DefinitionError(`${at}.${operatorKey}: unknown operator ${JSON.stringify(operatorName)}`);
+      throw new DefinitionError(`${at}.${operatorKey}: unknown operator ${quoted(operatorName)}`);
     }
     const values = this.operands(node, at);
     if (operator.binary && values.length === 0) throw new DefinitionError(`${at}: operator ${operator.name} needs a value`);
@@ -188,7 +197,7 @@ function parseActions(node: unknown): TestDefinition['actions'] {
 function parseAction(raw: unknown, at: string): TestAction {
   if (!isRecord(raw) || typeof raw.type !== 'string') throw new DefinitionError(`${at}.type: expected an action type`);
   const type = raw.type.toUpperCase() as ActionType;
-  if (!ACTION_TYPES.includes(type)) throw new DefinitionError(`${at}.type: unknown action ${JSON.stringify(raw.type)} (known: ${ACTION_TYPES.join(', ')})`);
+  if (!ACTION_TYPES.includes(type)) throw new DefinitionError(`${at}.type: unknown action ${quoted(raw.type)} (known: ${ACTION_TYPES.join(', ')})`);
   const source = isRecord(raw.params) ? raw.params : Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'type'));
   const params: Record<string, string | string[]> = {};
   for (const [key, value] of Object.entries(source)) {

@@ -153,7 +153,7 @@ function walk(registry: Registry, start: unknown, path: Extract<PropertyPath, { 
       const found: unknown[] = [];
       for (const urn of urns) {
         const target = hops.get(urn, aspects);
-        if (target !== NOT_LOADED && target !== undefined) found.push(...resolvePath(registry, target, rest, hops));
+        if (target !== NOT_LOADED && target !== undefined) for (const value of resolvePath(registry, target, rest, hops)) found.push(value);
       }
       return found;
     }

@@ -73,6 +73,9 @@ interface EntityFile {
 }
 
 // Compiled output lives in dist/src/registry; the data files stay in the source tree.
+/** The entity types whose seeded entities are the catalog's own definitions (isBuiltIn). */
+const BUILT_IN_TYPES = new Set(['dataType', 'entityType']);
+
 const DATA_DIR = fileURLToPath(new URL('../../../src/registry/data/', import.meta.url));
 
 export class Registry {
@@ -80,6 +83,7 @@ export class Registry {
   private readonly lowerAspectNames = new Map<string, string>();
   /** URNs whose key has been checked (see checkKey). */
   private readonly validKeys = new WeakSet<Urn>();
+  private builtIns?: Set<string>;
 
   constructor(
     entities: readonly EntitySpec[],
@@ -145,6 +149,17 @@ export class Registry {
   }
 
   /** What a new catalog is bootstrapped with: seed.json plus one entityType per registered type. */
+  /**
+   * Whether an entity is one of the catalog's own definitions (a seeded data type or entity type):
+   * structured properties are typed by them, so they are written at bootstrap only, never changed
+   * or deleted through the API (deleting datahub.date failed every date property until a restart).
+   */
+  isBuiltIn(urn: Urn): boolean {
+    if (!BUILT_IN_TYPES.has(urn.entityType)) return false;
+    this.builtIns ??= new Set(this.seed().map((s) => s.urn));
+    return this.builtIns.has(urn.text);
+  }
+
   seed(): SeedEntity[] {
     const entityTypes = this.entityTypes().map((e) => ({
       urn: `urn:li:entityType:datahub.${e.name}`,

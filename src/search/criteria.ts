@@ -3,6 +3,7 @@ import { isRecord } from '../json.js';
 import type { Condition, TextCondition } from '../store/search-types.js';
 import type { QueryNode } from './query-string.js';
 import { freeText, type FieldResolver, type Match } from './resolve.js';
+import { quoted } from '../limits.js';
 
 /**
  * A parsed query string as the conditions all results meet, among them the free words that rank
@@ -107,7 +108,7 @@ async function criterion(raw: unknown, where: string, fields: FieldResolver): Pr
   const given = raw.condition ?? 'EQUAL';
   const name = typeof given === 'string' ? given.toUpperCase() : '';
   const build = Object.hasOwn(CONDITIONS, name) ? CONDITIONS[name] : undefined;
-  if (!build) throw new ValidationError(`${where}.condition: unknown condition ${JSON.stringify(given)} (known: ${Object.keys(CONDITIONS).join(', ')})`);
+  if (!build) throw new ValidationError(`${where}.condition: unknown condition ${quoted(given)} (known: ${Object.keys(CONDITIONS).join(', ')})`);
   const values = raw.values ?? (raw.value === undefined ? [] : [raw.value]);
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
     throw new ValidationError(`${where}.values: expected a list of strings`);

@@ -1,4 +1,5 @@
 import { isRecord } from '../json.js';
+import { Pacer } from '../pace.js';
 import type { EntitySpec } from '../registry/registry.js';
 import type { AspectIndex, IndexWrite, TextColumn } from '../store/search-types.js';
 import { isUrn, parseUrn } from '../urn/urn.js';
@@ -32,8 +33,11 @@ export class SearchDocuments {
     } else if (aspect === 'structuredProperties') {
       await propertyEntries(value, valueTypes, index);
     }
+    // An aspect may hold a great many values (200,000 tags were tried): share the event loop.
+    const pacer = new Pacer();
     for (const { field, path } of this.fields.sourcesOf(aspect)) {
       for (const v of valuesAt(value, path)) {
+        await pacer.pace();
         switch (field.type) {
           case 'text':
             if (typeof v !== 'string' || v.trim() === '') break;
@@ -96,7 +100,13 @@ function valuesAt(value: unknown, path: readonly string[]): unknown[] {
   let values = [value];
   for (const step of path) {
     const next: unknown[] = [];
-    for (const v of values) if (isRecord(v) && v[step] !== undefined) next.push(...[v[step]].flat());
+    for (const v of values) {
+      if (!isRecord(v) || v[step] === undefined) continue;
+      const found = v[step];
+      // A loop, not push(...found): 200,000 tags as arguments overflow the stack.
+      if (Array.isArray(found)) for (const item of found.flat()) next.push(item);
+      else next.push(found);
+    }
     values = next;
   }
   return values;

@@ -1,3 +1,4 @@
+import { Pacer } from '../pace.js';
 import type { EntitySpec, Registry } from '../registry/registry.js';
 import type { IndexWrite } from '../store/search-types.js';
 import type { Store } from '../store/store.js';
@@ -58,6 +59,7 @@ export class SearchIndexer {
       return new Map(urns.map((u) => [u, (definitions.get(u) as { valueType?: string } | undefined)?.valueType]));
     };
     const writes: IndexWrite[] = [];
+    const pacer = new Pacer();
     for (const { urn, entity, aspect, before, after } of changes) {
       const [old, next] = await Promise.all([
         this.documents.entries(entity, aspect, before, stored),
@@ -65,6 +67,7 @@ export class SearchIndexer {
       ]);
       const write = this.documents.write(urn, entity, aspect, old, next);
       if (write) writes.push(write);
+      await pacer.pace();
     }
     return writes;
   }

@@ -6,6 +6,7 @@
  */
 
 import { ValidationError } from '../errors.js';
+import { quoted } from '../limits.js';
 
 /** A parsed query. Columns are 1-based positions in the query text, for error messages downstream. */
 export type QueryNode =
@@ -171,7 +172,7 @@ class Lexer {
     const word = this.word(from);
     const name = text.slice(from, word.end);
     if (!FIELD_NAME.test(name)) {
-      throw new QuerySyntaxError(from + 1, `invalid field name ${JSON.stringify(name)} after "_exists_:"`);
+      throw new QuerySyntaxError(from + 1, `invalid field name ${quoted(name)} after "_exists_:"`);
     }
     this.pos = word.end;
     return name;
@@ -266,9 +267,9 @@ class Parser {
       after = token;
       if (token.type === 'not') negations++;
     }
-    let node = this.primary(after);
-    for (let i = 0; i < negations; i++) node = { kind: 'not', child: node };
-    return node;
+    const node = this.primary(after);
+    // NOT NOT x is x: a run of a thousand NOTs is one negation or none, not a thousand nested conditions.
+    return negations % 2 === 1 ? { kind: 'not', child: node } : node;
   }
 
   private primary(after: Operator | undefined): QueryNode {

@@ -2,6 +2,7 @@ import { ValidationError } from '../errors.js';
 import type { Condition, CompareOp, FacetField, StringOp, TextColumn } from '../store/search-types.js';
 import { HAS } from './documents.js';
 import type { SearchField, SearchFields } from './fields.js';
+import { quoted } from '../limits.js';
 
 /**
  * Turns the fields and values of queries and filters into conditions on what the index stores:
@@ -190,7 +191,7 @@ function propertyCondition(property: Property, match: Match, name: string): Cond
 
 function number(field: string, text: string): number {
   const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) throw new ValidationError(`${field}: expected a number, got ${JSON.stringify(text)}`);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new ValidationError(`${field}: expected a number, got ${quoted(text)}`);
   return value;
 }
 
@@ -199,6 +200,6 @@ function instant(field: string, text: string): number {
   const trimmed = text.trim();
   if (/^\d{9,}$/.test(trimmed)) return Number(trimmed);
   const time = /^\d{4}-\d{2}-\d{2}$/.test(trimmed) ? Date.parse(`${trimmed}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T/.test(trimmed) ? Date.parse(trimmed) : NaN;
-  if (Number.isNaN(time)) throw new ValidationError(`${field}: expected a date (YYYY-MM-DD) or epoch milliseconds, got ${JSON.stringify(text)}`);
+  if (Number.isNaN(time)) throw new ValidationError(`${field}: expected a date (YYYY-MM-DD) or epoch milliseconds, got ${quoted(text)}`);
   return time;
 }

@@ -3,6 +3,7 @@ import type { EntitySpec, Registry } from '../registry/registry.js';
 import type { Condition, SearchResult, SortOrder } from '../store/search-types.js';
 import type { Store } from '../store/store.js';
 import { filterCondition, queryConditions } from './criteria.js';
+import { checkSearchSize } from './size.js';
 import type { SearchFields } from './fields.js';
 import { parseQuery } from './query-string.js';
 import { FieldResolver, type PropertyLookup } from './resolve.js';
@@ -21,6 +22,8 @@ export interface SearchRequest {
   count: number;
   includeSoftDelete: boolean;
   facets?: readonly string[];
+  /** Fires when the client has gone (api/client-gone.ts): the search is stopped where it can be. */
+  signal?: AbortSignal;
 }
 
 export interface SearchPage {
@@ -42,11 +45,15 @@ export class SearchService {
   async search(request: SearchRequest): Promise<SearchPage> {
     const types = this.types(request.types);
     const resolver = new FieldResolver(this.fields, this.properties, request.includeSoftDelete);
-    const query = await queryConditions(parseQuery(request.query ?? '*'), resolver);
+    const parsed = parseQuery(request.query ?? '*');
+    checkSearchSize(parsed, request.filter);
+    const query = await queryConditions(parsed, resolver);
     const filter = await filterCondition(request.filter, resolver);
     const all = [...query.conditions, ...(filter.kind === 'all' ? [] : [filter])];
     const condition: Condition = all.length === 0 ? { kind: 'all' } : all.length === 1 ? all[0] : { kind: 'and', children: all };
     const facets = await Promise.all((request.facets ?? []).map((f) => resolver.facetField(f)));
+    // A client that left while the search waited its turn is not searched for.
+    if (request.signal?.aborted) throw request.signal.reason;
 
     const byRelevance = !request.sort && query.rank.length > 0;
     const sortField = request.sort ? await resolver.indexField(request.sort.field, 'sort') : byRelevance ? 'relevance' : 'urn';
@@ -62,6 +69,7 @@ export class SearchService {
       after: decodeScrollId(request.scrollId, sortKey),
       count: request.count,
       facets,
+      ...(request.signal ? { signal: request.signal } : {}),
     });
     return {
       urns: result.urns,

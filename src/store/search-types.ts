@@ -96,6 +96,8 @@ export interface SearchQuery {
   count: number;
   /** Fields to count values of over the whole result (`entity`: entity types). */
   facets: FacetField[];
+  /** Fires when the client has gone: a store stops the search where it can (PostgreSQL cancels its queries). */
+  signal?: AbortSignal;
 }
 
 /**

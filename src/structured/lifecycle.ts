@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../errors.js';
 import type { AspectPlugin, ProposedChange, ValidationContext } from '../ingest/plugins.js';
 import type { Proposal } from '../ingest/proposal.js';
 import type { ReadFilter } from '../read/read.js';
@@ -42,6 +42,8 @@ export const hardDeleteRules: AspectPlugin = {
   async validate(change, context) {
     if (change.value !== undefined) return [];
     const urn = change.urn.text;
+    // It removes the property's values from every entity, for good: an admin's decision.
+    if (!context.admin) return [new ForbiddenError(`Only an admin may hard delete a Structured Property (${urn}); soft delete it instead (status {"removed":true})`)];
     const live = (await context.get(urn, 'propertyDefinition')) !== undefined && !isSoftDeleted(await context.get(urn, 'status'));
     return live
       ? [new ConflictError(`Cannot hard delete live Structured Property ${urn}: soft delete it first (status {"removed":true})`)]

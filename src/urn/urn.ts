@@ -1,4 +1,5 @@
 import { InvalidUrnError, ValidationError } from '../errors.js';
+import { hasLoneSurrogate } from '../json.js';
 
 /**
  * A parsed DataHub URN: `urn:li:<entityType>:<id>`, where the id is either a plain string or a
@@ -44,6 +45,8 @@ export function parseUrn(text: string): Urn {
 function parse(text: string): Urn {
   if (typeof text !== 'string' || !text.startsWith(PREFIX)) throw new InvalidUrnError(String(text));
   checkLength(text);
+  // A URN is a key: text without a UTF-8 form would be stored as another URN (U+FFFD) than the one named.
+  if (hasLoneSurrogate(text)) throw new InvalidUrnError(text);
   const rest = text.slice(PREFIX.length);
   const colon = rest.indexOf(':');
   if (colon <= 0) throw new InvalidUrnError(text);

@@ -20,7 +20,7 @@ describe('test actions (push:true)', () => {
     for (const [name, value] of Object.entries(aspects)) await write(t, 'dataset', urn, name, value);
     const test = await defineTest(t, `actions${n}`, { on: { types: ['dataset'], conditions: [{ property: 'urn', operator: 'equals', value: urn }] }, rules, actions: { passing: actions, failing: actions } });
     const res = await evaluate(t, { urn, push: true, testUrns: [test] });
-    return { urn, res };
+    return { urn, res, test };
   }
 
   it('ADD_TAGS adds missing tags and keeps the others; REMOVE_TAGS removes them', async () => {
@@ -83,11 +83,27 @@ describe('test actions (push:true)', () => {
     assert.equal(await aspect(t, 'dataset', urn, 'testResults'), undefined, 'results and actions are one transaction');
   });
 
-  it('DEPRECATE and UN_DEPRECATE', async () => {
-    const { urn } = await run([{ type: 'DEPRECATE', params: { note: 'Use orders_v2' } }]);
-    assert.deepEqual(await aspect(t, 'dataset', urn, 'deprecation'), { deprecated: true, note: 'Use orders_v2', actor: 'urn:li:corpuser:__datahub_system' });
+  it('DEPRECATE and UN_DEPRECATE, credited to the test', async () => {
+    const { urn, test } = await run([{ type: 'DEPRECATE', params: { note: 'Use orders_v2' } }]);
+    assert.deepEqual(await aspect(t, 'dataset', urn, 'deprecation'), { deprecated: true, note: 'Use orders_v2', actor: test });
     const undone = await run([{ type: 'UN_DEPRECATE' }], { deprecation: { deprecated: true, note: 'old', actor: 'urn:li:corpuser:jane' } });
-    assert.deepEqual(await aspect(t, 'dataset', undone.urn, 'deprecation'), { deprecated: false, note: '', actor: 'urn:li:corpuser:__datahub_system' });
+    assert.deepEqual(await aspect(t, 'dataset', undone.urn, 'deprecation'), { deprecated: false, note: '', actor: undone.test });
+  });
+
+  it("an action's write is attributed to the test (audit stamp and change-log event), the results to whoever evaluated", async () => {
+    const { urn, test } = await run([{ type: 'ADD_TAGS', params: { values: ['urn:li:tag:attributed'] } }]);
+    const read = async (name: string) => (await t.call({ method: 'GET', url: `/openapi/v3/entity/dataset/${encodeURIComponent(urn)}/${name}?systemMetadata=true` })).body;
+    assert.equal((await read('globalTags')).systemMetadata.aspectModified.actor, test);
+    assert.equal((await read('testResults')).systemMetadata.aspectModified.actor, 'urn:li:corpuser:datahub');
+    const events: Array<{ urn: string; aspectName: string; created: { actor: string } }> = [];
+    for (let after = 0; ; ) {
+      const page = (await t.call({ method: 'GET', url: `/openapi/v2/events?after=${after}&limit=1000` })).body;
+      if (page.events.length === 0) break;
+      events.push(...page.events);
+      after = page.nextAfter;
+    }
+    const tagEvent = events.find((e) => e.urn === urn && e.aspectName === 'globalTags');
+    assert.equal(tagEvent?.created.actor, test);
   });
 
   it('failing actions run for failing entities', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from '../../errors.js';
+import { TooLargeError, ValidationError } from '../../errors.js';
+import { LIMITS } from '../../limits.js';
 import type { MetadataTests } from '../../metatests/service.js';
 import { parseUrn } from '../../urn/urn.js';
 import { ref } from '../answers.js';
@@ -54,6 +55,9 @@ export function testRoutes(app: FastifyInstance, tests: MetadataTests): void {
         const urns = body.urns;
         if (!Array.isArray(urns) || urns.length === 0 || !urns.every((u) => typeof u === 'string')) {
           throw new ValidationError('urns must be a non-empty list of URNs');
+        }
+        if (urns.length > LIMITS.evaluateUrns) {
+          throw new TooLargeError(`A batchEvaluate may name at most ${LIMITS.evaluateUrns.toLocaleString('en-US')} URNs; this one names ${urns.length.toLocaleString('en-US')}`);
         }
         urns.forEach((u) => parseUrn(u));
         const results = await tests.evaluate(urns, { tests: testList(body), push: pushFlag(body), actor });

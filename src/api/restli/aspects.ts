@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors.js';
+import { checkProposalCount } from '../../ingest/ingest.js';
 import type { Proposal } from '../../ingest/proposal.js';
+import { Pacer } from '../../pace.js';
 import { isRecord } from '../../json.js';
 import type { Services } from '../../services.js';
 import { ref } from '../answers.js';
 import { proposalOf } from './proposal.js';
 import { restliRoute, restliWriteContext, unservedAction } from './routes.js';
+import { quoted } from '../../limits.js';
 
 const ACTIONS = ['ingestProposal', 'ingestProposalBatch'] as const;
 
@@ -52,7 +55,13 @@ export function aspectRoutes(app: FastifyInstance, { ingest, reader, registry }:
         proposals = [proposalOf(body.proposal, 'proposal', registry)];
       } else if (req.query.action === 'ingestProposalBatch') {
         if (!Array.isArray(body.proposals)) throw new ValidationError('proposals must be a list of MetadataChangeProposals');
-        proposals = body.proposals.map((mcp: unknown, i: number) => proposalOf(mcp, `proposals[${i}]`, registry));
+        checkProposalCount(body.proposals.length);
+        proposals = [];
+        const pacer = new Pacer();
+        for (const [i, mcp] of (body.proposals as unknown[]).entries()) {
+          proposals.push(proposalOf(mcp, `proposals[${i}]`, registry));
+          await pacer.pace();
+        }
       } else {
         throw new ValidationError(unservedAction('aspects', req.query.action, ACTIONS));
       }
@@ -100,5 +109,5 @@ export function aspectRoutes(app: FastifyInstance, { ingest, reader, registry }:
 /** `async` is "true" or "false" (a string, as Rest.li takes it); durable before acknowledged either way. */
 function asyncFlag(raw: unknown): void {
   if (raw === undefined || raw === 'true' || raw === 'false' || typeof raw === 'boolean') return;
-  throw new ValidationError(`async must be "true" or "false", got ${JSON.stringify(raw)}`);
+  throw new ValidationError(`async must be "true" or "false", got ${quoted(raw)}`);
 }

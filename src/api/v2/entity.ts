@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { parsePatchDocument } from '../../ingest/patch.js';
+import { checkProposalCount } from '../../ingest/ingest.js';
 import type { Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
+import { Pacer } from '../../pace.js';
 import type { Services } from '../../services.js';
 import { writeContext } from '../context.js';
 import { aspectWrite, entityDeletion, requestHeader, singleWriteType, withCreated } from '../entity-writes.js';
@@ -34,7 +36,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   app.post<{ Params: TypeParams; Querystring: s.BatchQuery; Body: unknown }>(
     `${prefix}/:type`, { schema: s.batch, config: WRITE },
     async (req, reply) => {
-      const proposals = batchProposals(req.body, (urn) => checkUrn(req.params.type, urn));
+      const proposals = await batchProposals(req.body, (urn) => checkUrn(req.params.type, urn));
       const changes = await ingest.ingest(proposals, writeContext(req));
       if (req.query.async ?? true) {
         return reply.status(202).send([...new Set(proposals.map((p) => p.urn))].map((urn) => ({ urn })));
@@ -126,16 +128,19 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
 }
 
 /** `[{urn, aspects:{name:{value, systemMetadata?, headers?}}}]` → proposals, checking the shape. */
-function batchProposals(body: unknown, checkUrn: (urn: string) => void): Proposal[] {
+async function batchProposals(body: unknown, checkUrn: (urn: string) => void): Promise<Proposal[]> {
   if (!Array.isArray(body)) throw new ValidationError('The body must be a JSON array of entities');
   const proposals: Proposal[] = [];
-  body.forEach((item: unknown, i) => {
+  const pacer = new Pacer();
+  for (const [i, item] of (body as unknown[]).entries()) {
     if (!isRecord(item)) throw new ValidationError(`[${i}] must be an object with \`urn\` and \`aspects\``);
     if (typeof item.urn !== 'string') throw new ValidationError(`[${i}]: missing \`urn\` field`);
     if (!isRecord(item.aspects)) throw new ValidationError(`[${i}]: missing \`aspects\` field`);
     const urn = item.urn;
     checkUrn(urn);
     for (const [aspect, wrapper] of Object.entries(item.aspects)) proposals.push(aspectWrite(urn, aspect, wrapper, `[${i}].aspects.${aspect}`));
-  });
+    checkProposalCount(proposals.length, true);
+    await pacer.pace();
+  }
   return proposals;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ref, SEARCH_REFUSAL } from '../answers.js';
+import { clientGone } from '../client-gone.js';
 import type { Services } from '../../services.js';
 import { aspectList } from '../params.js';
 import { foundEntities, scrollBody, scrollSchema, searchQuerySchema, searchRequest, type SearchQueryParams } from '../search.js';
@@ -39,9 +40,9 @@ export function searchRoutesV2(app: FastifyInstance, { search, reader }: Service
         answers: { 200: { description: 'A page of entities', body: ref('EntityPage') }, 400: SEARCH_REFUSAL },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      const page = await search.search(searchRequest(q, [req.params.type]));
+      const page = await search.search(searchRequest(q, [req.params.type], undefined, clientGone(reply)));
       const entities = await foundEntities(reader, page.urns, aspectList(q.aspects, q.aspectNames));
       return {
         ...(page.scrollId ? { scrollId: page.scrollId } : {}),
@@ -61,9 +62,9 @@ export function searchRoutesV2(app: FastifyInstance, { search, reader }: Service
         answers: { 200: { description: 'A page of entities', body: ref('ScrollResult') }, 400: SEARCH_REFUSAL },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const body = scrollBody(req.body);
-      const page = await search.search(searchRequest(req.query, body.entities, body));
+      const page = await search.search(searchRequest(req.query, body.entities, body, clientGone(reply)));
       const results =
         body.aspects === undefined
           ? page.urns.map((urn) => ({ urn, aspects: {} }))

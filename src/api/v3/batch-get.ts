@@ -1,5 +1,7 @@
-import { ValidationError } from '../../errors.js';
+import { TooLargeError, ValidationError } from '../../errors.js';
 import { isRecord } from '../../json.js';
+import { LIMITS, quoted } from '../../limits.js';
+import { Pacer } from '../../pace.js';
 import type { AspectView, Reader } from '../../read/read.js';
 import type { Registry } from '../../registry/registry.js';
 import { ifVersionMatch } from '../entity-writes.js';
@@ -12,6 +14,9 @@ export interface BatchGetItem {
   /** Where in the body, for errors. */
   where: string;
 }
+
+/** URNs read at a time. */
+const READ_SLICE = 500;
 
 interface Wanted {
   urn: string;
@@ -26,6 +31,8 @@ interface Wanted {
  * twice is read once with both asks.
  */
 export async function readBatch(reader: Reader, registry: Registry, items: readonly BatchGetItem[]): Promise<Array<{ urn: string; aspects: Map<string, AspectView> }>> {
+  checkBatchSize(items.length);
+  const pacer = new Pacer();
   const wanted = new Map<string, Wanted>();
   for (const item of items) {
     const { urn, entity } = requestUrn(registry, item.urn);
@@ -37,20 +44,27 @@ export async function readBatch(reader: Reader, registry: Registry, items: reado
       const aspect = registry.aspectOf(entity, name);
       if (aspect) entry.versions.set(aspect.name, version);
     }
+    await pacer.pace();
   }
   const isLatest = (w: Wanted) => [...w.versions.values()].every((v) => v === 0);
-  const latest = [...wanted.values()].filter(isLatest);
   const found = new Map<string, Map<string, AspectView>>();
   // Latest values in one read per set of names asked (usually one set for the whole batch).
   const bySet = new Map<string, Wanted[]>();
-  for (const w of latest) {
+  for (const w of wanted.values()) {
+    if (!isLatest(w)) continue;
     const key = [...w.versions.keys()].sort().join(',');
-    bySet.set(key, [...(bySet.get(key) ?? []), w]);
+    const group = bySet.get(key);
+    if (group) group.push(w);
+    else bySet.set(key, [w]);
   }
   for (const [key, group] of bySet) {
     const names = key === '' ? undefined : new Set(key.split(','));
-    const views = await reader.getEntities(group.map((w) => w.urn), names);
-    for (const [urn, view] of views) found.set(urn, names ? new Map([...view.aspects].filter(([name]) => names.has(name))) : view.aspects);
+    // In slices, so that a large batch shares the event loop with other requests.
+    for (let i = 0; i < group.length; i += READ_SLICE) {
+      const views = await reader.getEntities(group.slice(i, i + READ_SLICE).map((w) => w.urn), names);
+      for (const [urn, view] of views) found.set(urn, names ? new Map([...view.aspects].filter(([name]) => names.has(name))) : view.aspects);
+      await pacer.pace();
+    }
   }
   for (const w of wanted.values()) {
     if (isLatest(w)) continue;
@@ -60,11 +74,19 @@ export async function readBatch(reader: Reader, registry: Registry, items: reado
       if (aspect) aspects.set(name, aspect);
     }
     found.set(w.urn, aspects);
+    await pacer.pace();
   }
   return [...wanted.keys()].flatMap((urn) => {
     const aspects = found.get(urn);
     return aspects && aspects.size > 0 ? [{ urn, aspects }] : [];
   });
+}
+
+/** Refuses a batchGet of more than LIMITS.batchReadUrns URNs (routes call it as soon as they know the count). */
+export function checkBatchSize(urns: number): void {
+  if (urns > LIMITS.batchReadUrns) {
+    throw new TooLargeError(`A batchGet may name at most ${LIMITS.batchReadUrns.toLocaleString('en-US')} URNs; this one names ${urns.toLocaleString('en-US')}`);
+  }
 }
 
 /** The version an aspect's ask names in its `headers` (If-Version-Match), 0 by default. */
@@ -73,6 +95,6 @@ function askedVersion(ask: unknown, where: string): number {
   if (!isRecord(ask)) throw new ValidationError(`${where} must be an object: {} or {"headers": {"If-Version-Match": "<version>"}}`);
   const version = ifVersionMatch(ask.headers, `${where}.headers`);
   if (version === undefined) return 0;
-  if (!/^\d+$/.test(version.trim())) throw new ValidationError(`${where}.headers.If-Version-Match must be a version (0 or more), got ${JSON.stringify(version)}`);
+  if (!/^\d+$/.test(version.trim())) throw new ValidationError(`${where}.headers.If-Version-Match must be a version (0 or more), got ${quoted(version)}`);
   return Number(version);
 }

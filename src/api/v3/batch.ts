@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ValidationError } from '../../errors.js';
+import { checkProposalCount } from '../../ingest/ingest.js';
 import type { AppliedChange, Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
+import { Pacer } from '../../pace.js';
 import type { Services } from '../../services.js';
 import { writeContext } from '../context.js';
 import { aspectPatch, aspectWrite, withCreated } from '../entity-writes.js';
 import { requestUrn } from '../urns.js';
-import { readBatch, type BatchGetItem } from './batch-get.js';
+import { checkBatchSize, readBatch, type BatchGetItem } from './batch-get.js';
 import * as s from './schemas.js';
 import { V3 } from './schemas.js';
 import { changesJsonV3, entityJsonV3, type EntityJsonV3 } from './shapes.js';
@@ -29,7 +31,14 @@ export function batchRoutesV3(app: FastifyInstance, services: Services): void {
 
   /** Writes the groups' entities together; answers per group, in the order of the request. */
   const write = async (groups: ReadonlyArray<{ items: unknown; where: string }>, kind: Kind, req: FastifyRequest) => {
-    const proposalsPerGroup = groups.map((g) => batchProposals(g.items, kind, g.where, (urn) => requestUrn(registry, urn)));
+    const proposalsPerGroup: Proposal[][] = [];
+    const pacer = new Pacer();
+    let counted = 0;
+    for (const g of groups) {
+      const proposals = await batchProposals(g.items, kind, g.where, (urn) => requestUrn(registry, urn), pacer, counted);
+      counted += proposals.length;
+      proposalsPerGroup.push(proposals);
+    }
     const changes = await reader.present(await ingest.ingest(proposalsPerGroup.flat(), writeContext(req)));
     // Ingest answers one change per proposal, in order: each group gets its own slice back.
     let at = 0;
@@ -113,10 +122,10 @@ function typeGroups(body: unknown): Array<{ name: string; items: unknown; where:
 }
 
 /** `[{urn, <aspect>: {value, systemMetadata?, headers?}…}]` → proposals, checking the shape. */
-function batchProposals(body: unknown, kind: Kind, where: string, checkUrn: (urn: string) => void): Proposal[] {
+async function batchProposals(body: unknown, kind: Kind, where: string, checkUrn: (urn: string) => void, pacer: Pacer, counted: number): Promise<Proposal[]> {
   if (!Array.isArray(body)) throw new ValidationError('The body must be a JSON array of entities: [{"urn": …, "<aspect>": {"value": …}}, …]');
   const proposals: Proposal[] = [];
-  body.forEach((item: unknown, i) => {
+  for (const [i, item] of (body as unknown[]).entries()) {
     const at = `${where}[${i}]`;
     if (!isRecord(item)) throw new ValidationError(`${at} must be an object: {"urn": …, "<aspect>": {"value": …}}`);
     if (typeof item.urn !== 'string') throw new ValidationError(`${at}: missing \`urn\` field`);
@@ -126,13 +135,16 @@ function batchProposals(body: unknown, kind: Kind, where: string, checkUrn: (urn
       if (NOT_ASPECTS.has(aspect)) continue;
       proposals.push(kind === 'PATCH' ? aspectPatch(urn, aspect, wrapper, `${at}.${aspect}`) : aspectWrite(urn, aspect, wrapper, `${at}.${aspect}`));
     }
-  });
+    checkProposalCount(proposals.length + counted, true);
+    await pacer.pace();
+  }
   return proposals;
 }
 
 /** `[{urn, <aspect>?: {headers?: {If-Version-Match}}…}]` → what to read, checking the shape. */
 function batchGetItems(body: unknown, where: string): BatchGetItem[] {
   if (!Array.isArray(body)) throw new ValidationError('The body must be a JSON array: [{"urn": …, "<aspect>"?: {}}, …]');
+  checkBatchSize(body.length);
   return body.map((item: unknown, i): BatchGetItem => {
     const at = `${where}[${i}]`;
     if (!isRecord(item)) throw new ValidationError(`${at} must be an object: {"urn": …, "<aspect>"?: {}}`);

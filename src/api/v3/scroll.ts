@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ref, SEARCH_REFUSAL } from '../answers.js';
+import { clientGone } from '../client-gone.js';
 import type { Reader } from '../../read/read.js';
 import type { SearchPage } from '../../search/service.js';
 import type { Services } from '../../services.js';
@@ -23,11 +24,11 @@ interface ListQuery extends SearchQueryParams {
  * client calls) for one type, and `GET /{entityName}`.
  */
 export function scrollRoutesV3(app: FastifyInstance, { search, reader }: Services): void {
-  const scroll = async (query: SearchQueryParams, rawBody: unknown, entityName?: string) => {
+  const scroll = async (query: SearchQueryParams, rawBody: unknown, signal: AbortSignal, entityName?: string) => {
     const body = scrollBody(rawBody);
     const types = entityName === undefined ? body.entities : [entityName];
     // v3 lists entity types by default as a facet, as DataHub does.
-    const page = await search.search(searchRequest(query, types, { ...body, facets: body.facets ?? ['entity'] }));
+    const page = await search.search(searchRequest(query, types, { ...body, facets: body.facets ?? ['entity'] }, signal));
     // Without `aspects` in the body, just URNs; with [] every aspect (DataHub's rule).
     const entities = body.aspects === undefined ? page.urns.map((urn) => ({ urn })) : await entitiesOf(reader, page, body.aspects, query.systemMetadata ?? false);
     return { scrollId: page.scrollId ?? null, entities, totalCount: page.totalCount, facets: page.facets };
@@ -44,7 +45,7 @@ export function scrollRoutesV3(app: FastifyInstance, { search, reader }: Service
         answers: { 200: { description: 'A page of entities', body: ref('ScrollResultV3') }, 400: SEARCH_REFUSAL },
       },
     },
-    async (req) => scroll(req.query, req.body),
+    async (req, reply) => scroll(req.query, req.body, clientGone(reply)),
   );
 
   app.post<{ Params: { entityName: string }; Querystring: SearchQueryParams; Body: unknown }>(
@@ -58,7 +59,7 @@ export function scrollRoutesV3(app: FastifyInstance, { search, reader }: Service
         answers: { 200: { description: 'A page of entities', body: ref('ScrollResultV3') }, 400: SEARCH_REFUSAL },
       },
     },
-    async (req) => scroll(req.query, req.body, req.params.entityName),
+    async (req, reply) => scroll(req.query, req.body, clientGone(reply), req.params.entityName),
   );
 
   app.get<{ Params: { entityName: string }; Querystring: ListQuery }>(
@@ -84,9 +85,9 @@ export function scrollRoutesV3(app: FastifyInstance, { search, reader }: Service
         answers: { 200: { description: 'A page of entities; facets is always []', body: ref('ScrollResultV3') }, 400: SEARCH_REFUSAL },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      const page = await search.search(searchRequest(q, [req.params.entityName]));
+      const page = await search.search(searchRequest(q, [req.params.entityName], undefined, clientGone(reply)));
       // An empty list of aspects is every aspect here, as in DataHub.
       const entities = await entitiesOf(reader, page, aspectList(q.aspects, q.aspectNames) ?? [], q.systemMetadata ?? false);
       return { scrollId: page.scrollId ?? null, entities, totalCount: page.totalCount, facets: [] };

@@ -107,3 +107,35 @@ export class StorePool {
     return this.pool.end();
   }
 }
+
+/**
+ * A statement run for a client who may go away (a search): when `signal` fires, or our side's
+ * query timeout passes first, the query is cancelled in the database too (PostgreSQL's cancel
+ * request, on a connection of its own), and its connection is not given back to the pool. Without
+ * it a query went on running for nobody until the server's own timeout, or past it: 5,000-criteria
+ * searches kept their backends busy some 150 s after the client had its 503.
+ */
+export async function cancellableRows<T extends pg.QueryResultRow>(pool: pg.Pool, text: string, values: unknown[], signal: AbortSignal): Promise<T[]> {
+  signal.throwIfAborted();
+  const client = await pool.connect();
+  let cancelled = false;
+  const cancel = () => {
+    if (cancelled) return;
+    cancelled = true;
+    const busy = client as unknown as { activeQuery: unknown; host: string; port: number };
+    const canceller = new pg.Client({ host: busy.host, port: busy.port }) as unknown as { cancel(client: unknown, query: unknown): void; on(event: 'error', listener: () => void): void };
+    canceller.on('error', () => {}); // the server closes a cancel request's connection at once
+    canceller.cancel(client, busy.activeQuery);
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    if (/query read timeout/i.test((error as Error).message)) cancel();
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    client.release(cancelled);
+  }
+}

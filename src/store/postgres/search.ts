@@ -1,6 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import { MAX_TIER_WORDS } from '../relevance.js';
 import type { Condition, FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
+import { cancellableRows } from './pool.js';
 import { relevancePage, TIER_WALK } from './relevance.js';
 import { fastCountSql, Params, removedCountSql, Scope, set, test, walkSql } from './search-sql.js';
 
@@ -21,6 +23,9 @@ import { fastCountSql, Params, removedCountSql, Scope, set, test, walkSql } from
 const FEW = 5000;
 const FACET_LIMIT = 100;
 
+/** The signal of the search being answered, for its statements (count, page, facets) several calls down. */
+const answering = new AsyncLocalStorage<AbortSignal>();
+
 type Row = { urn: string; value?: string | number | null; id?: string | number };
 
 export class PostgresSearch {
@@ -35,6 +40,10 @@ export class PostgresSearch {
   ) {}
 
   async search(query: SearchQuery): Promise<SearchResult> {
+    return query.signal ? answering.run(query.signal, () => this.answer(query)) : this.answer(query);
+  }
+
+  private async answer(query: SearchQuery): Promise<SearchResult> {
     const { by, order } = query.sort;
     const desc = order === 'DESCENDING';
     const limit = query.count + 1;
@@ -200,7 +209,10 @@ export class PostgresSearch {
     return Object.fromEntries(rows.map((r) => [String(r.value), r.n]));
   }
 
+  /** Every statement of a search runs cancellable by the search's signal (it reaches here through `answering`). */
   private async rows<T extends pg.QueryResultRow>(sql: string, p: Params): Promise<T[]> {
+    const signal = answering.getStore();
+    if (signal) return cancellableRows<T>(this.pool, sql, p.values, signal);
     return (await this.pool.query<T>(sql, p.values)).rows;
   }
 }

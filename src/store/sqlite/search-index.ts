@@ -74,8 +74,11 @@ export class SqliteIndexWriter {
   }
 
   /** At the end of the transaction: each count that moved, moved once. */
-  writeCounts(): void {
-    for (const { statement, field, type, value, delta } of this.counts.values()) if (delta !== 0) statement.run(field, type, value, delta);
+  *writeCounts(): Generator<void> {
+    for (const { statement, field, type, value, delta } of this.counts.values()) {
+      if (delta !== 0) statement.run(field, type, value, delta);
+      yield;
+    }
     this.counts.clear();
     for (const [type, delta] of this.documents) if (delta !== 0) this.stmt.typeCount.run(type, delta);
     this.documents.clear();
@@ -90,42 +93,46 @@ export class SqliteIndexWriter {
   }
 
   /** Deletes or inserts an entity's (field, value) rows; each row that changed moves its value's count by `delta`. */
-  private change(
+  private *change(
     pairs: ReadonlyArray<[string, string | number]>,
     urn: string,
     type: string,
     row: Database.Statement,
     count: Database.Statement,
     delta: 1 | -1,
-  ): void {
+  ): Generator<void> {
     for (const [name, value] of pairs) {
       const field = this.field(name);
       if (row.run(field, value, urn).changes > 0) this.count(count, field, type, value, delta);
+      yield;
     }
   }
 
-  /** Before the aspect writes: the ids of entities whose text changes (a deleted entity's id goes with its key row). */
-  entityIds(index: readonly IndexWrite[]): Map<string, number> {
-    const ids = new Map<string, number>();
+  /**
+   * Before the aspect writes: the ids of entities whose text changes (a deleted entity's id goes
+   * with its key row). A generator, as write() is: it yields after each unit of work (see SqliteWriter).
+   */
+  *entityIds(index: readonly IndexWrite[], ids: Map<string, number>): Generator<void> {
     for (const entry of index) {
       if (entry.text === undefined || ids.has(entry.urn)) continue;
       const id = this.stmt.entityId.get(entry.urn, entry.keyAspect);
       if (id !== undefined) ids.set(entry.urn, id);
+      yield;
     }
-    return ids;
   }
 
   /** After the aspect writes: the index entries, then the full-text documents of the entities whose text changed. */
-  write(index: readonly IndexWrite[], idsBefore: Map<string, number>): void {
+  *write(index: readonly IndexWrite[], idsBefore: Map<string, number>): Generator<void> {
     /** Entities whose text changes: their aspects' texts before and after, by aspect. */
     const changed = new Map<number, { urn: string; before: AspectText[]; after: Map<string, AspectText> }>();
     for (const entry of index) {
+      yield;
       const { urn } = entry;
       const type = entityType(urn);
-      this.change(entry.removeTerms, urn, type, this.stmt.termDelete, this.stmt.termCount, -1);
-      this.change(entry.addTerms, urn, type, this.stmt.termInsert, this.stmt.termCount, 1);
-      this.change(entry.removeNumbers, urn, type, this.stmt.numberDelete, this.stmt.numberCount, -1);
-      this.change(entry.addNumbers, urn, type, this.stmt.numberInsert, this.stmt.numberCount, 1);
+      yield* this.change(entry.removeTerms, urn, type, this.stmt.termDelete, this.stmt.termCount, -1);
+      yield* this.change(entry.addTerms, urn, type, this.stmt.termInsert, this.stmt.termCount, 1);
+      yield* this.change(entry.removeNumbers, urn, type, this.stmt.numberDelete, this.stmt.numberCount, -1);
+      yield* this.change(entry.addNumbers, urn, type, this.stmt.numberInsert, this.stmt.numberCount, 1);
       if (entry.text === undefined) continue;
       const id = idsBefore.get(entry.urn) ?? this.stmt.entityId.get(entry.urn, entry.keyAspect);
       if (id === undefined) continue;
@@ -144,6 +151,7 @@ export class SqliteIndexWriter {
       }
     }
     for (const [id, { urn, before, after }] of changed) {
+      yield;
       const [old, next] = [document(before), document([...after.values()].sort((a, b) => (a.aspect < b.aspect ? -1 : 1)))];
       if (JSON.stringify(old) === JSON.stringify(next)) continue;
       const type = entityType(urn);

@@ -121,11 +121,11 @@ export function set(c: Node, scope: Scope, params: Param[]): string {
       return 'SELECT urn FROM aspects WHERE 0';
     case 'urn': {
       const universe = scope.universe(params);
-      return `${universe} AND (${c.values.map((v) => stringMatch('k.urn', c.op, v, params)).join(' OR ')})`;
+      return `${universe} AND (${anyOf(c.values.map((v) => stringMatch('k.urn', c.op, v, params)))})`;
     }
     case 'term': {
       params.push(c.field);
-      const match = c.values.map((v) => stringMatch('value', c.op, v, params)).join(' OR ');
+      const match = anyOf(c.values.map((v) => stringMatch('value', c.op, v, params)));
       const distinct = (c.op === 'eq' && c.values.length === 1) || c.unique ? '' : 'DISTINCT';
       return `SELECT ${distinct} urn FROM search_terms WHERE field = ${FIELD} AND (${match}) AND ${scope.range('urn', params)}`;
     }
@@ -168,14 +168,14 @@ export function probe(c: Node, u: string, scope: Scope, params: Param[], few = f
     case 'none':
       return '0';
     case 'urn':
-      return `(${c.values.map((v) => stringMatch(u, c.op, v, params)).join(' OR ')})`;
+      return `(${anyOf(c.values.map((v) => stringMatch(u, c.op, v, params)))})`;
     case 'term': {
       params.push(c.field);
       if (c.op === 'eq') {
         params.push(...c.values);
         return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ${FIELD} AND p.value IN (${marks(c.values.length)}) AND p.urn = ${u})`;
       }
-      const match = c.values.map((v) => stringMatch('p.value', c.op, v, params)).join(' OR ');
+      const match = anyOf(c.values.map((v) => stringMatch('p.value', c.op, v, params)));
       return `EXISTS (SELECT 1 FROM search_terms p WHERE p.field = ${FIELD} AND p.urn = ${u} AND (${match}))`;
     }
     case 'number':
@@ -217,7 +217,7 @@ export function walkSql(c: Node, scope: Scope, params: Param[], tests: (params: 
     where = 't.value = ?';
     index = '';
   } else if (c.kind === 'term') {
-    where = `(${c.values.map((v) => stringMatch('t.value', c.op, v, params)).join(' OR ')})`;
+    where = `(${anyOf(c.values.map((v) => stringMatch('t.value', c.op, v, params)))})`;
   } else {
     params.push(c.value);
     where = `t.value ${SQL_OP[c.op]} ?`;
@@ -247,7 +247,7 @@ export function fastCountSql(c: Node, scope: Scope, params: Param[]): string | u
       if (!c.unique && !(c.op === 'eq' && c.values.length === 1)) return undefined;
       params.push(c.field);
       const type = types();
-      const match = c.values.map((v) => stringMatch('value', c.op, v, params)).join(' OR ');
+      const match = anyOf(c.values.map((v) => stringMatch('value', c.op, v, params)));
       return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ${FIELD} AND ${type} AND (${match})`;
     }
     case 'number': {
@@ -295,4 +295,14 @@ function escapeLike(value: string): string {
 
 export function marks(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
+}
+
+/**
+ * Parts OR'ed as a balanced tree: SQLite refuses an expression nested more than 1,000 levels,
+ * and a chain of ORs nests one level a part (a criterion may name up to LIMITS.searchValues).
+ */
+function anyOf(parts: readonly string[]): string {
+  if (parts.length <= 8) return parts.join(' OR ');
+  const half = Math.ceil(parts.length / 2);
+  return `(${anyOf(parts.slice(0, half))}) OR (${anyOf(parts.slice(half))})`;
 }

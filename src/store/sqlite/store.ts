@@ -1,6 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Pacer } from '../../pace.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
 import type { CommitBatch, LoggedEvent, StoreLocation, Store, StoredAspect, TokenRecord } from '../store.js';
 import { AspectReads } from './aspect-reads.js';
@@ -12,6 +13,9 @@ import { migrate } from './migrate.js';
 import { SqliteSearch } from './search.js';
 import { SqliteTokens } from './tokens.js';
 import { SqliteWriter } from './writer.js';
+
+/** Entities read by one statement: a read of more is cut into slices that share the event loop. */
+const READ_SLICE = 500;
 
 /**
  * The embedded store: one SQLite file in WAL mode, driven synchronously by better-sqlite3 (WAL
@@ -73,73 +77,108 @@ export class SqliteStore implements Store {
   }
 
   async getLatest(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    if (this.commits.busy) await this.quiet();
     return this.latest.getLatestMany([urn], aspects);
   }
 
   async getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]> {
-    return this.latest.getLatestMany(urns, aspects);
+    if (this.commits.busy) await this.quiet();
+    if (urns.length <= READ_SLICE) return this.latest.getLatestMany(urns, aspects);
+    // Thousands of entities (a big batch's state, a batchGet) are read in slices that share the event loop.
+    const rows: StoredAspect[] = [];
+    const pacer = new Pacer();
+    for (let i = 0; i < urns.length; i += READ_SLICE) {
+      for (const row of this.latest.getLatestMany(urns.slice(i, i + READ_SLICE), aspects)) rows.push(row);
+      await pacer.pace();
+      if (this.commits.busy) await this.quiet();
+    }
+    return rows;
   }
 
   async getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
+    if (this.commits.busy) await this.quiet();
     if (version === 0) return this.latest.getLatestMany([urn], [aspect])[0];
     return this.reads.version(urn, aspect, version);
   }
 
   async scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {
+    if (this.commits.busy) await this.quiet();
     return this.reads.scanAspect(aspect, after, limit);
   }
 
   async listUrns(keyAspect: string, after: string | undefined, limit: number): Promise<string[]> {
+    if (this.commits.busy) await this.quiet();
     return this.reads.listUrns(keyAspect, after, limit);
   }
 
   async getLatestRange(entityType: string, after: string | undefined, last: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    if (this.commits.busy) await this.quiet();
     return this.reads.range(entityType, after, last, aspects);
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
+    if (this.commits.busy) await this.quiet();
     return this.searcher.search(query);
   }
 
   async searchIndexVersion(): Promise<number> {
+    if (this.commits.busy) await this.quiet();
     return Number(this.searchMeta.version.get() ?? 0);
   }
 
   async clearSearchIndex(): Promise<void> {
+    if (this.commits.busy) await this.quiet();
     this.db.exec(`DELETE FROM search_terms; DELETE FROM search_numbers; DELETE FROM search_term_counts; DELETE FROM search_number_counts;
       DELETE FROM search_docs; INSERT INTO search_text (search_text) VALUES ('delete-all'); DELETE FROM search_types; DELETE FROM search_meta WHERE key = 'version';`);
   }
 
   async setSearchIndexVersion(version: number): Promise<void> {
+    if (this.commits.busy) await this.quiet();
     this.searchMeta.setVersion.run(String(version));
   }
 
-  readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
+  async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
+    if (this.commits.busy) await this.quiet();
     return this.changeLog.readEvents(after, limit);
   }
 
-  pruneEvents(before: number): Promise<number> {
+  async pruneEvents(before: number): Promise<number> {
+    if (this.commits.busy) await this.quiet();
     return this.changeLog.pruneEvents(before);
   }
 
-  insertToken(token: TokenRecord): Promise<void> {
+  async insertToken(token: TokenRecord): Promise<void> {
+    if (this.commits.busy) await this.quiet();
     return this.tokens.insertToken(token);
   }
 
-  listTokens(): Promise<TokenRecord[]> {
+  async listTokens(): Promise<TokenRecord[]> {
+    if (this.commits.busy) await this.quiet();
     return this.tokens.listTokens();
   }
 
-  tokenByHash(hash: string): Promise<TokenRecord | undefined> {
+  async tokenByHash(hash: string): Promise<TokenRecord | undefined> {
+    if (this.commits.busy) await this.quiet();
     return this.tokens.tokenByHash(hash);
   }
 
-  revokeToken(id: string, at: number): Promise<boolean> {
+  async revokeToken(id: string, at: number): Promise<boolean> {
+    if (this.commits.busy) await this.quiet();
     return this.tokens.revokeToken(id, at);
   }
 
-  touchToken(id: string, at: number): Promise<void> {
+  async touchToken(id: string, at: number): Promise<void> {
+    if (this.commits.busy) await this.quiet();
     return this.tokens.touchToken(id, at);
+  }
+
+  /**
+   * Waits while a large group is being committed in slices: the connection is inside its
+   * transaction meanwhile, and what is read or written on it then would be read from, or become
+   * part of, a transaction that may yet roll back. A property check when nothing is under way.
+   */
+  private async quiet(): Promise<void> {
+    for (let busy = this.commits.busy; busy; busy = this.commits.busy) await busy;
   }
 
   /** Settles after the commit of the group the batch joins (see GroupCommit). */
@@ -153,6 +192,7 @@ export class SqliteStore implements Store {
    * worker thread's) makes it wait a moment or give up until the next time.
    */
   private restartLog(): void {
+    if (this.commits.busy) return; // inside a sliced commit's transaction: the checkpointer asks again
     try {
       this.db.pragma('wal_checkpoint(RESTART)');
     } catch {
@@ -161,6 +201,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.commits.busy) await this.quiet();
     await this.checkpointer?.stop();
     if (this.checkpointer) this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { SqliteIndexWriter } from './search-index.js';
 import { StaleWriteError, type AspectPut, type AspectWrite, type CommitBatch } from '../store.js';
 import { jsonText } from '../../json.js';
+import { Pacer } from '../../pace.js';
 import { aspectKey, EVENT_INSERT_COLUMNS, PendingEvents } from './event-rows.js';
 import { encodeSystemMetadata, SM_COLUMNS } from './system-metadata.js';
 
@@ -40,7 +41,7 @@ export class SqliteWriter {
   private readonly group: Database.Transaction<(group: readonly CommitBatch[]) => void>;
   private readonly index: SqliteIndexWriter;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.index = new SqliteIndexWriter(db);
     this.stmt = {
       current: db.prepare<[string, string], { id: number; version: number; event: number | null }>(
@@ -85,23 +86,38 @@ export class SqliteWriter {
       event: db.prepare(`INSERT INTO change_log (${EVENT_INSERT_COLUMNS}) VALUES (${EVENT_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`),
     };
     this.group = db.transaction((group: readonly CommitBatch[]) => {
-      // Read once per transaction: within it, only this writer appends to the log.
-      let next = (this.stmt.lastSequence.get() ?? 0) + 1;
-      for (const batch of group) {
-        const index = batch.index ?? [];
-        // Entity ids come from key rows, which a delete removes: read them first.
-        const ids = this.index.entityIds(index);
-        // Events are numbered before the writes, which name them; a value the batch also removes is kept inline.
-        const removed = new Set<string>();
-        for (const w of batch.writes) if (w.kind === 'remove') removed.add(aspectKey(w.urn, w.aspect));
-        const events = new PendingEvents(batch.events, next, removed);
-        next += batch.events.length;
-        for (const write of batch.writes) this.apply(write, events);
-        for (const row of events.rows) this.stmt.event.run(...PendingEvents.values(row));
-        this.index.write(index, ids);
-      }
-      this.index.writeCounts();
+      for (const _ of this.steps(group));
     });
+  }
+
+  /**
+   * A group's statements, a unit of work (a row written, an index entry) between yields: run
+   * whole inside one call (commit), or in slices that share the event loop (commitSliced).
+   */
+  private *steps(group: readonly CommitBatch[]): Generator<void> {
+    // Read once per transaction: within it, only this writer appends to the log.
+    let next = (this.stmt.lastSequence.get() ?? 0) + 1;
+    for (const batch of group) {
+      const index = batch.index ?? [];
+      // Entity ids come from key rows, which a delete removes: read them first.
+      const ids = new Map<string, number>();
+      yield* this.index.entityIds(index, ids);
+      // Events are numbered before the writes, which name them; a value the batch also removes is kept inline.
+      const removed = new Set<string>();
+      for (const w of batch.writes) if (w.kind === 'remove') removed.add(aspectKey(w.urn, w.aspect));
+      const events = new PendingEvents(batch.events, next, removed);
+      next += batch.events.length;
+      for (const write of batch.writes) {
+        this.apply(write, events);
+        yield;
+      }
+      for (const row of events.rows) {
+        this.stmt.event.run(...PendingEvents.values(row));
+        yield;
+      }
+      yield* this.index.write(index, ids);
+    }
+    yield* this.index.writeCounts();
   }
 
   /**
@@ -125,6 +141,44 @@ export class SqliteWriter {
           return asError(error);
         }
       });
+    }
+  }
+
+  /**
+   * The same for a large group, in slices of about SLICE_MS between which the event loop runs
+   * other work: one transaction still, committed or rolled back whole. Nothing else may use the
+   * connection until it settles (SqliteStore waits for it), or it would see the open transaction.
+   */
+  async commitSliced(group: readonly CommitBatch[]): Promise<Array<Error | undefined>> {
+    try {
+      await this.sliced(group);
+      return group.map(() => undefined);
+    } catch (error) {
+      this.index.rolledBack();
+      if (group.length === 1) return [asError(error)];
+      const failures: Array<Error | undefined> = [];
+      for (const batch of group) {
+        try {
+          await this.sliced([batch]);
+          failures.push(undefined);
+        } catch (error) {
+          this.index.rolledBack();
+          failures.push(asError(error));
+        }
+      }
+      return failures;
+    }
+  }
+
+  private async sliced(group: readonly CommitBatch[]): Promise<void> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const pacer = new Pacer();
+      for (const _ of this.steps(group)) if (pacer.due()) await pacer.pace();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
     }
   }
 

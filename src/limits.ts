@@ -1,0 +1,36 @@
+/**
+ * What one request may ask for. Each limit keeps a request's cost in proportion to its size and
+ * far below what stalls the server, and each refusal names its limit (docs/operations.md lists them).
+ */
+export const LIMITS = {
+  /**
+   * The largest body a route that only reads takes (batchGet, scroll, evaluate): 10,000 URNs fit.
+   * Receiving and parsing a body costs the event loop about 17 ms a megabyte, and reading is what
+   * the lowest role may do; writes take up to --body-limit.
+   */
+  readBodyBytes: 2 * 1024 * 1024,
+  /** URNs one batch read may name (v3 batchGet, generic batchGet). */
+  batchReadUrns: 10_000,
+  /** Entities one batchEvaluate may name: each is read and evaluated against every test. */
+  evaluateUrns: 1_000,
+  /** Aspect changes one write request may carry (before the side effects they imply). */
+  proposals: 10_000,
+  /** JSON characters of one metadata-test definition (real ones are a few kilobytes). */
+  definitionChars: 256 * 1024,
+  /** Predicates (and, or, not and leaves) of one metadata-test definition. */
+  definitionPredicates: 1_000,
+  /** Conditions (query clauses, filter criteria) of one search. */
+  searchConditions: 100,
+  /** Values named by the conditions of one search, all together. */
+  searchValues: 1_000,
+} as const;
+
+/** How much of a refused value an error message repeats. */
+const ECHO_CHARS = 200;
+
+/** A value as an error message quotes it: as JSON, cut short past ECHO_CHARS characters. */
+export function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  if (text.length <= ECHO_CHARS + 2) return text;
+  return `${text.slice(0, ECHO_CHARS)}… (${text.length.toLocaleString('en-US')} characters)`;
+}
