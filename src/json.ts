@@ -44,6 +44,34 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
+ * The same question, asked in steps: a generator that yields after every 1,000 values visited
+ * (without recursion, with a stack of its own), and returns the answer. A large body is checked
+ * this way between turns of the event loop.
+ */
+export function* nestsDeeperThanSteps(value: unknown, max: number): Generator<void, boolean> {
+  const stack: Array<{ children: unknown[]; next: number }> = [];
+  /** Opens a container; true when it is one level too many. */
+  const open = (v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null) return false;
+    if (stack.length === max) return true;
+    stack.push({ children: Array.isArray(v) ? v : Object.values(v), next: 0 });
+    return false;
+  };
+  if (open(value)) return true;
+  let visited = 0;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.next >= top.children.length) {
+      stack.pop();
+      continue;
+    }
+    if (open(top.children[top.next++])) return true;
+    if (++visited % 1000 === 0) yield;
+  }
+  return false;
+}
+
+/**
  * The JSON text of values being written. The write path measures each value it writes (its
  * per-request budget), the stores then write that same text, and a change-log event's previous
  * value is an earlier write's: each is serialised once. Written values are never mutated (the

@@ -19,6 +19,12 @@ export const LIMITS = {
   definitionChars: 256 * 1024,
   /** Predicates (and, or, not and leaves) of one metadata-test definition. */
   definitionPredicates: 1_000,
+  /**
+   * Values one aspect gives its entity's search index (tags, owners, terms, structured-property
+   * values, …): each is a row, indexed in the write's transaction. 200,000 tags held the event
+   * loop for seconds (each URN parsed, every row encoded into one PostgreSQL statement).
+   */
+  indexValues: 20_000,
   /** Conditions (query clauses, filter criteria) of one search. */
   searchConditions: 100,
   /** Values named by the conditions of one search, all together. */

@@ -14,6 +14,7 @@ describe('configuration', () => {
       sqliteSync: 'normal',
       logLevel: 'info',
       bodyLimit: 16 * 1024 * 1024,
+      requestTimeout: 30_000,
       testsInterval: 24 * 3600 * 1000,
       testsOnChange: true,
       testsWorkers: Math.min(os.availableParallelism(), 4),
@@ -34,6 +35,7 @@ describe('configuration', () => {
       URNBASE_SQLITE_SYNC: 'full',
       URNBASE_LOG_LEVEL: 'warn',
       URNBASE_BODY_LIMIT: '512kb',
+      URNBASE_REQUEST_TIMEOUT: '1m',
       URNBASE_TESTS_INTERVAL: '30m',
       URNBASE_TESTS_ON_CHANGE: 'false',
       URNBASE_TESTS_WORKERS: '3',
@@ -52,6 +54,7 @@ describe('configuration', () => {
       sqliteSync: 'full',
       logLevel: 'warn',
       bodyLimit: 512 * 1024,
+      requestTimeout: 60_000,
       testsInterval: 30 * 60 * 1000,
       testsOnChange: false,
       testsWorkers: 3,
@@ -151,12 +154,20 @@ describe('configuration', () => {
   });
 
   it('accepts every option serve --help lists, each at its listed default', () => {
-    assert.equal(SERVE_OPTIONS.length, 15);
+    assert.equal(SERVE_OPTIONS.length, 16);
     for (const option of SERVE_OPTIONS) {
       assert.doesNotThrow(() => loadConfig([`--${option.name}`, option.default], {}), `--${option.name} ${option.default}`);
       assert.match(option.env, /^URNBASE_[A-Z_]+$/);
       assert.ok(option.value && option.help, option.name);
     }
+  });
+
+  it('gives a client 30 s to send a request by default, at least 1 s', () => {
+    assert.equal(loadConfig(['--request-timeout', '5s'], {}).requestTimeout, 5000);
+    assert.throws(() => loadConfig(['--request-timeout', '500ms'], {}), {
+      name: 'ConfigError',
+      message: 'Invalid --request-timeout "500ms": expected a duration of at least 1s, such as 30s',
+    });
   });
 
   it("keeps parseArgs' messages to their first sentence", () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonEqual, nestsDeeperThan } from '../src/json.js';
+import fc from 'fast-check';
+import { jsonEqual, nestsDeeperThan, nestsDeeperThanSteps } from '../src/json.js';
 
 describe('jsonEqual: equality of JSON values', () => {
   it('ignores the order of object members but not of array items', () => {
@@ -46,5 +47,24 @@ describe('nestsDeeperThan: the nesting depth of a JSON value', () => {
     const deep = JSON.parse(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
     assert.equal(nestsDeeperThan(deep, 1000), true);
     assert.equal(nestsDeeperThan(JSON.parse(`${'['.repeat(1000)}${']'.repeat(1000)}`), 1000), false);
+  });
+
+  /** nestsDeeperThanSteps run to its end, and how many times it yielded. */
+  const inSteps = (value: unknown, max: number) => {
+    const steps = nestsDeeperThanSteps(value, max);
+    let yields = 0;
+    for (let step = steps.next(); ; step = steps.next(), yields++) if (step.done) return { answer: step.value, yields };
+  };
+
+  it('in steps, gives the same answer for any value and limit', () => {
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 8 }), fc.nat(10), (value, max) => inSteps(value, max).answer === nestsDeeperThan(value, max)), { numRuns: 2000 });
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    assert.equal(inSteps(deep, 1000).answer, true);
+  });
+
+  it('in steps, yields every 1,000 values, so a large body is checked between turns of the event loop', () => {
+    const batch = Array.from({ length: 50_000 }, (_, i) => ({ urn: `u${i}`, status: { value: { removed: false } } }));
+    // Five values an item (the item, its urn, status, value and removed): 250,000 values.
+    assert.deepEqual(inSteps(batch, 1000), { answer: false, yields: 250 });
   });
 });

@@ -33,6 +33,11 @@ export class FailedAuthLimiter {
     return this.wait(failures, now);
   }
 
+  /** How many addresses are remembered now. */
+  get remembered(): number {
+    return this.addresses.size;
+  }
+
   /** How many seconds the address must wait before it may try again (0: it may now). */
   blocked(address: string, now = Date.now()): number {
     const failures = this.addresses.get(address);

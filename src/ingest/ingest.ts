@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, PreconditionError, TooLargeError, ValidationError } from '../errors.js';
 import { LIMITS, quoted } from '../limits.js';
 import { Pacer } from '../pace.js';
-import { jsonEqual } from '../json.js';
+import { jsonEqual, jsonText } from '../json.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
 import type { SearchIndexer } from '../search/indexer.js';
 import { StaleWriteError, type ChangeEvent, type Store } from '../store/store.js';
@@ -165,7 +165,8 @@ export class Ingest {
     if (item.proposal.changeType === 'DELETE') return this.delete(item, current?.value, run);
 
     const value = await this.valueToWrite(item, current?.value, run.lookups);
-    this.checkSchema(item, value);
+    this.indexer?.checkSize(item.urn.text, item.entity, item.aspect.name, value);
+    await this.checkSchema(item, value);
     const change = this.change(item, current?.value, value);
     await this.validate(change, run.lookups);
     const created = entityExists ? undefined : await this.createEntity(item, run);
@@ -217,11 +218,12 @@ export class Ingest {
   }
 
   /** A key aspect must match its URN, and every value its aspect's JSON Schema. */
-  private checkSchema(item: ResolvedProposal, value: unknown): void {
+  private async checkSchema(item: ResolvedProposal, value: unknown): Promise<void> {
     if (item.aspect === item.entity.keyAspect && !jsonEqual(value, item.key)) {
       throw new ValidationError(`Key aspect ${item.aspect.name} does not match the URN ${item.urn.text}`);
     }
-    this.registry.validate(item.aspect, value);
+    // The JSON text is made once and kept for the write (jsonText): its length tells a large value.
+    await this.registry.validateWritten(item.entity, item.aspect, value, jsonText(value));
   }
 
   /** Runs the aspect's validators; the first error rejects the whole request. */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { InvalidUrnError, ValidationError } from '../errors.js';
 import { isUrn, type Urn } from '../urn/urn.js';
+import { LARGE_VALUE_CHARS, LargeValueValidator } from './large-values.js';
 
 /**
  * The entity registry: entity types, their key aspects and allowed aspects, and every aspect's JSON
@@ -84,6 +85,9 @@ export class Registry {
   /** URNs whose key has been checked (see checkKey). */
   private readonly validKeys = new WeakSet<Urn>();
   private builtIns?: Set<string>;
+  private largeValues?: LargeValueValidator;
+  /** Where the data files were read from (the validation thread reads them too); none for a registry made in code. */
+  private dataDir?: string;
 
   constructor(
     entities: readonly EntitySpec[],
@@ -145,10 +149,11 @@ export class Registry {
       for (const name of e.aspects) allowed.set(name, lookup(name));
       return { name: e.name, keyAspect, aspects: allowed };
     });
-    return new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[], common.$defs);
+    const registry = new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[], common.$defs);
+    registry.dataDir = dir;
+    return registry;
   }
 
-  /** What a new catalog is bootstrapped with: seed.json plus one entityType per registered type. */
   /**
    * Whether an entity is one of the catalog's own definitions (a seeded data type or entity type):
    * structured properties are typed by them, so they are written at bootstrap only, never changed
@@ -160,6 +165,7 @@ export class Registry {
     return this.builtIns.has(urn.text);
   }
 
+  /** What a new catalog is bootstrapped with: seed.json plus one entityType per registered type. */
   seed(): SeedEntity[] {
     const entityTypes = this.entityTypes().map((e) => ({
       urn: `urn:li:entityType:datahub.${e.name}`,
@@ -230,6 +236,16 @@ export class Registry {
   /** Throws a ValidationError naming the aspect and the offending field. */
   validate(aspect: AspectSpec, value: unknown): void {
     if (!aspect.check(value)) throw new ValidationError(`Aspect ${aspect.name} is invalid: ${describe(aspect)}`);
+  }
+
+  /**
+   * The same, for the write path: a large value (its JSON text `json`, LARGE_VALUE_CHARS or more)
+   * is checked on the validation thread, so that the event loop is not held meanwhile.
+   */
+  async validateWritten(entity: EntitySpec, aspect: AspectSpec, value: unknown, json: string): Promise<void> {
+    if (json.length < LARGE_VALUE_CHARS || !this.dataDir) return this.validate(aspect, value);
+    this.largeValues ??= new LargeValueValidator(this.dataDir);
+    await this.largeValues.validate(entity.name, aspect.name, json);
   }
 }
 

@@ -25,6 +25,30 @@ export class SearchDocuments {
     return aspect === entity.keyAspect.name || aspect === 'structuredProperties' || this.fields.sourcesOf(aspect).length > 0;
   }
 
+  /**
+   * Whether an aspect value gives more than `cap` index values (its indexed paths' values, and its
+   * structured-property values), counted without making them and no further than the cap: the
+   * write path refuses such a value before validating or indexing it, at a cost bounded by the cap.
+   */
+  exceeds(aspect: string, value: unknown, cap: number): boolean {
+    if (value === undefined || value === null || typeof value !== 'object') return false;
+    let n = 0;
+    if (aspect === 'structuredProperties') {
+      const assignments = (value as { properties?: unknown }).properties;
+      if (Array.isArray(assignments)) {
+        for (const a of assignments) {
+          n += 1 + (Array.isArray((a as { values?: unknown })?.values) ? (a as { values: unknown[] }).values.length : 0);
+          if (n > cap) return true;
+        }
+      }
+    }
+    for (const { path } of this.fields.sourcesOf(aspect)) {
+      n += countAt(value, path, 0, cap - n);
+      if (n > cap) return true;
+    }
+    return false;
+  }
+
   async entries(entity: EntitySpec, aspect: string, value: unknown, valueTypes: ValueTypes): Promise<AspectIndex> {
     const index = new Entries();
     if (value === undefined || value === null) return index.done();
@@ -65,9 +89,10 @@ export class SearchDocuments {
   }
 
   /** The write that turns an aspect's old entries into its new ones; undefined when they are the same. */
-  write(urn: string, entity: EntitySpec, aspect: string, before: AspectIndex, after: AspectIndex): IndexWrite | undefined {
-    const [removeTerms, addTerms] = difference(before.terms, after.terms);
-    const [removeNumbers, addNumbers] = difference(before.numbers, after.numbers);
+  async write(urn: string, entity: EntitySpec, aspect: string, before: AspectIndex, after: AspectIndex): Promise<IndexWrite | undefined> {
+    const pacer = new Pacer();
+    const [removeTerms, addTerms] = await difference(before.terms, after.terms, pacer);
+    const [removeNumbers, addNumbers] = await difference(before.numbers, after.numbers, pacer);
     const beforeText = JSON.stringify(before.text ?? null);
     const afterText = JSON.stringify(after.text ?? null);
     const text = beforeText === afterText ? undefined : (after.text ?? null);
@@ -95,6 +120,22 @@ async function propertyEntries(value: unknown, valueTypes: ValueTypes, index: En
   }
 }
 
+/** How many values valuesAt would give, counting no further than just past `cap`. */
+function countAt(value: unknown, path: readonly string[], at: number, cap: number): number {
+  if (at === path.length) return 1;
+  if (!isRecord(value) || value[path[at]] === undefined) return 0;
+  const found = value[path[at]];
+  if (!Array.isArray(found)) return countAt(found, path, at + 1, cap);
+  let n = 0;
+  for (const item of found) {
+    for (const inner of Array.isArray(item) ? item : [item]) {
+      n += countAt(inner, path, at + 1, cap - n);
+      if (n > cap) return n;
+    }
+  }
+  return n;
+}
+
 /** The values at a path, arrays flattened at every step. */
 function valuesAt(value: unknown, path: readonly string[]): unknown[] {
   let values = [value];
@@ -103,13 +144,33 @@ function valuesAt(value: unknown, path: readonly string[]): unknown[] {
     for (const v of values) {
       if (!isRecord(v) || v[step] === undefined) continue;
       const found = v[step];
-      // A loop, not push(...found): 200,000 tags as arguments overflow the stack.
-      if (Array.isArray(found)) for (const item of found.flat()) next.push(item);
-      else next.push(found);
+      // Arrays flattened one level, by loops: push(...found) overflowed the stack at 200,000 tags,
+      // and found.flat() took 100 ms of them.
+      if (!Array.isArray(found)) next.push(found);
+      else
+        for (const item of found) {
+          if (Array.isArray(item)) for (const inner of item) next.push(inner);
+          else next.push(item);
+        }
     }
     values = next;
   }
   return values;
+}
+
+/**
+ * The most text an aspect gives one column of its entity's full-text document. Full-text indexing
+ * is one statement per entity that cannot yield (FTS5 took 470 ms for the 2.4 MB of 200,000 tags'
+ * words, and a rewrite indexes the old text again to remove it); words past the cap are not found
+ * by free text, while a field's filter (tags:…, owners:…) finds every value.
+ */
+export const MAX_COLUMN_TEXT = 128 * 1024;
+
+/** A column's text cut at the last line or space before MAX_COLUMN_TEXT, when longer. */
+function capped(text: string): string {
+  if (text.length <= MAX_COLUMN_TEXT) return text;
+  const cut = Math.max(text.lastIndexOf('\n', MAX_COLUMN_TEXT), text.lastIndexOf(' ', MAX_COLUMN_TEXT));
+  return text.slice(0, cut > 0 ? cut : MAX_COLUMN_TEXT);
 }
 
 /** Collects an aspect's entries, each once. */
@@ -140,14 +201,26 @@ class Entries {
   }
 
   done(): AspectIndex {
-    const text = this.columns.size === 0 ? undefined : Object.fromEntries([...this.columns].map(([c, parts]) => [c, parts.join('\n')]));
+    const text = this.columns.size === 0 ? undefined : Object.fromEntries([...this.columns].map(([c, parts]) => [c, capped(parts.join('\n'))]));
     return { terms: [...this.terms.values()], numbers: [...this.numbers.values()], ...(text ? { text } : {}) };
   }
 }
 
-function difference<T>(before: ReadonlyArray<[string, T]>, after: ReadonlyArray<[string, T]>): [Array<[string, T]>, Array<[string, T]>] {
+/** The entries only in `before`, and those only in `after`: in slices, an aspect may hold 200,000 values. */
+async function difference<T>(before: ReadonlyArray<[string, T]>, after: ReadonlyArray<[string, T]>, pacer: Pacer): Promise<[Array<[string, T]>, Array<[string, T]>]> {
   const key = ([f, v]: [string, T]) => `${f}\u0000${String(v)}`;
-  const old = new Set(before.map(key));
-  const next = new Set(after.map(key));
-  return [before.filter((e) => !next.has(key(e))), after.filter((e) => !old.has(key(e)))];
+  const keysOf = async (entries: ReadonlyArray<[string, T]>) => {
+    const keys: string[] = [];
+    for (let i = 0; i < entries.length; i += SLICE) {
+      for (const entry of entries.slice(i, i + SLICE)) keys.push(key(entry));
+      await pacer.pace();
+    }
+    return keys;
+  };
+  const [oldKeys, nextKeys] = [await keysOf(before), await keysOf(after)];
+  const [old, next] = [new Set(oldKeys), new Set(nextKeys)];
+  return [before.filter((_, i) => !next.has(oldKeys[i])), after.filter((_, i) => !old.has(nextKeys[i]))];
 }
+
+/** Entries keyed between two looks at the clock. */
+const SLICE = 1000;

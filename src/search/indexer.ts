@@ -1,3 +1,5 @@
+import { ValidationError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import { Pacer } from '../pace.js';
 import type { EntitySpec, Registry } from '../registry/registry.js';
 import type { IndexWrite } from '../store/search-types.js';
@@ -43,6 +45,15 @@ export class SearchIndexer {
     return this.documents.indexes(entity, aspect);
   }
 
+  /** Refuses an aspect value that would give the index more than LIMITS.indexValues values. */
+  checkSize(urn: string, entity: EntitySpec, aspect: string, value: unknown): void {
+    if (this.documents.indexes(entity, aspect) && this.documents.exceeds(aspect, value, LIMITS.indexValues)) {
+      throw new ValidationError(
+        `Aspect ${aspect} of ${urn} holds more than ${LIMITS.indexValues.toLocaleString('en-US')} values to index (tags, owners, terms, property values, …), the most an aspect may hold`,
+      );
+    }
+  }
+
   /**
    * Index writes for the changes. The old entries are typed by the property definitions as stored
    * (they were indexed under those, and a cascade may be deleting a definition in this request);
@@ -65,7 +76,7 @@ export class SearchIndexer {
         this.documents.entries(entity, aspect, before, stored),
         this.documents.entries(entity, aspect, after, requested),
       ]);
-      const write = this.documents.write(urn, entity, aspect, old, next);
+      const write = await this.documents.write(urn, entity, aspect, old, next);
       if (write) writes.push(write);
       await pacer.pace();
     }
@@ -101,7 +112,7 @@ export class SearchIndexer {
         for (const row of rows) {
           const entity = this.registry.entityType(parseUrn(row.urn).entityType);
           if (!entity || !entity.aspects.has(aspect)) continue;
-          const write = this.documents.write(row.urn, entity, aspect, empty, await this.documents.entries(entity, aspect, row.value, valueTypes));
+          const write = await this.documents.write(row.urn, entity, aspect, empty, await this.documents.entries(entity, aspect, row.value, valueTypes));
           if (write) index.push(write);
         }
         if (index.length > 0) await store.commit({ writes: [], events: [], index });

@@ -209,12 +209,20 @@ describe('hardening: limits, text, headers and policy', () => {
   });
 
   describe('answers for bad input', () => {
-    it('200,000 tags on one dataset are indexed, not a stack overflow', async () => {
+    it('200,000 tags on one dataset are a 400 naming the limit, not a stack overflow; 20,000 are indexed', async () => {
       const urn = datasetUrn('hardening.tags');
-      const tags = Array.from({ length: 200_000 }, (_, i) => ({ tag: `urn:li:tag:hardening.${i}` }));
-      const res = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/globalTags`, headers: { ...bearer.editor, ...json }, payload: JSON.stringify({ tags }) });
+      const tags = (n: number) => JSON.stringify({ tags: Array.from({ length: n }, (_, i) => ({ tag: `urn:li:tag:hardening.${i}` })) });
+      const refused = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/globalTags`, headers: { ...bearer.editor, ...json }, payload: tags(200_000) });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.body, {
+        error: 'Validation Error',
+        message: `Aspect globalTags of ${urn} holds more than 20,000 values to index (tags, owners, terms, property values, …), the most an aspect may hold`,
+      });
+      const oneMore = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/globalTags`, headers: { ...bearer.editor, ...json }, payload: tags(20_001) });
+      assert.deepEqual([oneMore.status, oneMore.body], [refused.status, refused.body]);
+      const res = await t.call({ method: 'POST', url: `${V2}/dataset/${enc(urn)}/globalTags`, headers: { ...bearer.editor, ...json }, payload: tags(20_000) });
       assert.equal(res.status, 200);
-      const found = await t.call({ method: 'GET', url: `${V2}/dataset?query=${enc('tags:"urn:li:tag:hardening.199999"')}`, headers: bearer.viewer });
+      const found = await t.call({ method: 'GET', url: `${V2}/dataset?query=${enc('tags:"urn:li:tag:hardening.19999"')}`, headers: bearer.viewer });
       assert.deepEqual(found.body.results.map((r: { urn: string }) => r.urn), [urn]);
     });
 

@@ -19,7 +19,7 @@ export class Client {
     const res = await fetch(`${this.base}${path}`, {
       method,
       headers: all,
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === 'string' ? body : body instanceof Uint8Array ? new Blob([new Uint8Array(body)]) : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
     const text = await res.text();

@@ -141,7 +141,8 @@ for (const { kind, skip } of await reliabilityStores()) {
           const over = await send(base, { method, path, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': contentType }, body: ofSize(BODY_LIMIT + 1), chunked }, 10_000);
           assert.equal(over.status, 413, `${method} ${path}${chunked ? ' (chunked)' : ''}: ${over.text}`);
           const restli = /^\/(aspects|entities)\?/.test(path);
-          assert.deepEqual(JSON.parse(over.text), restli ? restliError(413, 'Request body is too large') : { error: 'Payload Too Large', message: 'Request body is too large' });
+          const message = `Request body is too large: this route takes at most ${BODY_LIMIT.toLocaleString('en-US')} bytes`;
+          assert.deepEqual(JSON.parse(over.text), restli ? restliError(413, message) : { error: 'Payload Too Large', message });
           const atLimit = await send(base, { method, path, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': contentType }, body: ofSize(BODY_LIMIT), chunked }, 10_000);
           assert.ok(atLimit.status !== 413 && atLimit.status < 500, `${method} ${path} at the limit: ${atLimit.status} ${atLimit.text.slice(0, 200)}`);
           await watch.catchUp();

@@ -224,7 +224,7 @@ describe('Rest.li ingestion refuses bad proposals and writes nothing', () => {
     const url = '/aspects?action=ingestProposal';
     await refused({ method: 'POST', url, headers: pythonHeaders(ADMIN), payload: '{' }, 400, "Body is not valid JSON but content-type is set to 'application/json'");
     await refused({ method: 'POST', url, headers: { ...pythonHeaders(ADMIN), 'content-type': 'text/xml' }, payload: '<x/>' }, 415, 'Content type text/xml is not supported; send application/json');
-    await refused({ method: 'POST', url, headers: pythonHeaders(ADMIN), payload: pyDumps({ pad: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'Request body is too large');
+    await refused({ method: 'POST', url, headers: pythonHeaders(ADMIN), payload: pyDumps({ pad: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'Request body is too large: this route takes at most 1,048,576 bytes');
   });
 
   it('actions urnbase does not serve: 400 naming the ones it does', async () => {

@@ -14,7 +14,8 @@ export interface SmokeSession {
  * with authentication on, as `urnbase serve` runs by default, and a session like DataHub's smoke
  * `auth_session`: the `datahub` user's personal token, made through the token API. Its actor,
  * `urn:li:corpuser:datahub`, is the one DataHub's fixtures expect in system metadata. The role is
- * editor (read and write): fixtures touch entities only, and a route that asked more would show.
+ * admin, as DataHub's `datahub` user is its root user: the fixtures hard delete structured
+ * properties, which only an admin may.
  */
 export async function openSmokeSession(): Promise<SmokeSession> {
   const admin = `urnb_${randomBytes(32).toString('base64url')}`;
@@ -23,7 +24,7 @@ export async function openSmokeSession(): Promise<SmokeSession> {
     method: 'POST',
     url: '/openapi/v2/auth/tokens',
     headers: { authorization: `Bearer ${admin}` },
-    payload: { name: 'datahub', role: 'editor' },
+    payload: { name: 'datahub', role: 'admin' },
   });
   if (created.status !== 201 || typeof created.body?.token !== 'string') {
     await t.app.close();

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { TEXT_COLUMNS, type IndexWrite, type TextColumn } from '../search-types.js';
+import { Pacer } from '../../pace.js';
 import { documentVector, pgText } from './text.js';
 import { prepared } from './prepared.js';
 import { SERIAL_LOCK, WriteStatement } from './write-statement.js';
@@ -246,11 +247,14 @@ async function rebuiltDocuments(client: pg.ClientBase, plan: IndexPlan): Promise
     else aspects.set(aspect, TEXT_COLUMNS.map((c) => columnText(text, c)));
   }
   const documents = new Map<string, string>();
+  // A group may rebuild thousands of documents: the event loop goes on between them.
+  const pacer = new Pacer();
   for (const [urn, aspects] of texts) {
     // Byte order of the names, as the column's COLLATE "C" sorts them.
     const ordered = [...aspects].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b))).map(([, columns]) => columns);
     const columns = Object.fromEntries(TEXT_COLUMNS.map((c, i) => [c, ordered.map((t) => t[i]).filter((t): t is string => t !== null).join('\n')]));
     documents.set(urn, documentVector(columns));
+    await pacer.pace();
   }
   return documents;
 }

@@ -42,6 +42,19 @@ describe('FTS5-compatible words', () => {
     assert.equal(documentVector({}), '');
   });
 
+  it("keeps under PostgreSQL's 1 MB of distinct lexemes: words past it are left out, known ones still placed", () => {
+    // Keywords come last of the columns: the tags' words of 200,000 tags.
+    const many = Array.from({ length: 200_000 }, (_, i) => `stall ${i}`).join(' ');
+    const vector = documentVector({ name: 'orders', description: 'orders late', keywords: `${many} orders lately` });
+    const lexemes = vector.split(' ').map((l) => l.slice(0, l.lastIndexOf(':')));
+    const bytes = lexemes.reduce((n, l) => n + Buffer.byteLength(l) - 2, 0);
+    assert.ok(bytes <= 1_000_000 && bytes > 990_000, `${bytes} bytes of lexemes`);
+    assert.ok(lexemes.includes(`'stall'`) && lexemes.includes(`'late'`) && lexemes.includes(`'185180'`));
+    assert.ok(!lexemes.includes(`'199999'`) && !lexemes.includes(`'lately'`), 'the words past the limit');
+    // A word already in the document is still placed where it comes again.
+    assert.match(vector, /'orders':1A,\d+D,\d+C /);
+  });
+
   it('asks for each word in the columns, a phrase in sequence, the last word a prefix', () => {
     assert.equal(textQuery({ words: ['db.orders'], phrase: false, prefix: true }), `(('db' <-> 'orders':*) | ('~db' <-> '~orders':*))`);
     assert.equal(textQuery({ columns: ['name'], words: ['a', 'b'], phrase: false, prefix: false }), `('a':A) & ('b':A)`);
