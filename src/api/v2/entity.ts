@@ -52,7 +52,8 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
 
   app.head<{ Params: EntityParams }>(`${prefix}/:type/:urn`, { schema: s.headEntity, config: READ }, async (req, reply) => {
     const { urn, entity } = checkUrn(req.params.type, req.params.urn);
-    return reply.status((await reader.exists(urn.text, entity)) ? 204 : 404).send();
+    // As DataHub's: a soft-deleted entity does not exist for HEAD (GET still reads it).
+    return reply.status((await reader.live(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.delete<{ Params: EntityParams; Querystring: s.DeleteQuery }>(
@@ -80,9 +81,10 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   );
 
   app.head<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.headAspect, config: READ }, async (req, reply) => {
-    const { entity } = checkUrn(req.params.type, req.params.urn);
+    const { urn, entity } = checkUrn(req.params.type, req.params.urn);
     if (!registry.aspectOf(entity, req.params.aspect)) return reply.status(404).send();
-    return reply.status((await reader.getAspect(req.params.urn, req.params.aspect)) ? 204 : 404).send();
+    const found = (await reader.getAspect(urn.text, req.params.aspect)) !== undefined;
+    return reply.status(found && (await reader.live(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.post<{ Params: AspectParams; Querystring: s.WriteAspectQuery; Body: unknown }>(

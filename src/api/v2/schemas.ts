@@ -117,9 +117,9 @@ export const getEntity = {
 export const headEntity = {
   operationId: 'headEntity',
   tags,
-  summary: 'Does the entity exist? 204 or 404',
+  summary: 'Does the entity exist (and is not soft-deleted)? 204 or 404',
   params: entityParams,
-  answers: { 204: { description: 'The entity exists' }, 400: INVALID_URN, 404: 'No such entity' },
+  answers: { 204: { description: 'The entity exists and is not soft-deleted' }, 400: INVALID_URN, 404: 'No such entity, or it is soft-deleted (status.removed)' },
 };
 
 export const deleteEntity = {
@@ -162,9 +162,9 @@ export const getAspect = {
 export const headAspect = {
   operationId: 'headAspect',
   tags,
-  summary: 'Does the aspect exist? 204 or 404',
+  summary: 'Does the aspect exist (on an entity that is not soft-deleted)? 204 or 404',
   params: aspectParams,
-  answers: { 204: { description: 'The aspect exists' }, 400: INVALID_URN, 404: 'An unknown aspect name, or no such aspect' },
+  answers: { 204: { description: 'The aspect exists' }, 400: INVALID_URN, 404: 'An unknown aspect name, no such aspect, or a soft-deleted entity' },
 };
 
 export const postAspect = {
