@@ -5,7 +5,7 @@ import type { Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
 import type { Services } from '../../services.js';
 import { writeContext } from '../context.js';
-import { aspectWrite, entityDeletion, requestHeader, singleWriteType, withCreated } from '../entity-writes.js';
+import { aspectWrite, entityDeletion, requestConditions, singleWriteType, withCreated } from '../entity-writes.js';
 import { aspectList } from '../params.js';
 import { typedUrn } from '../urns.js';
 import { aspectJson, changesJson, entityJson } from './shapes.js';
@@ -97,10 +97,12 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
         aspect: req.params.aspect,
         changeType: singleWriteType(q.createIfNotExists ?? false, q.createEntityIfNotExists ?? false),
         value: req.body,
-        ifVersionMatch: requestHeader(req, 'if-version-match'),
+        ...requestConditions(req),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
-      return reply.status(q.async ? 202 : 200).send(changesJson(changes, q.systemMetadata ?? false)[0]);
+      // A create dropped under If-None-Match: * on an entity without the aspect has nothing to show.
+      const written = changesJson(changes, q.systemMetadata ?? false)[0] ?? { urn: req.params.urn, aspects: {} };
+      return reply.status(q.async ? 202 : 200).send(written);
     },
   );
 
@@ -113,7 +115,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
         aspect: req.params.aspect,
         changeType: 'PATCH',
         patch: parsePatchDocument(req.body),
-        ifVersionMatch: requestHeader(req, 'if-version-match'),
+        ...requestConditions(req),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       return changesJson(changes, req.query.systemMetadata ?? false)[0];

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { parsePatchDocument } from '../../ingest/patch.js';
 import type { Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
 import type { Services } from '../../services.js';
 import { writeContext } from '../context.js';
-import { aspectWrite, entityDeletion, requestHeader, singleWriteType } from '../entity-writes.js';
+import { aspectWrite, entityDeletion, requestConditions, singleWriteType } from '../entity-writes.js';
 import { aspectList } from '../params.js';
 import { requestUrn, typedUrn } from '../urns.js';
 import * as s from './schemas.js';
@@ -82,9 +82,12 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
       const createEntity = q.createIfEntityNotExists ?? q.createEntityIfNotExists ?? false;
       const changeType = singleWriteType(q.createIfNotExists ?? true, createEntity);
       if (!isRecord(req.body)) throw new ValidationError('The body must be {"value": …, "systemMetadata"?: …, "headers"?: …}');
-      const proposal = withHeader(aspectWrite(urn.text, req.params.aspectName, req.body, 'body', changeType), req);
+      // The body's `headers` decide; the HTTP request's headers count where they do not say.
+      const proposal = { ...requestConditions(req), ...aspectWrite(urn.text, req.params.aspectName, req.body, 'body', changeType) };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
-      return reply.status(q.async ? 202 : 200).send(changesJsonV3(changes, q.systemMetadata ?? false)[0]);
+      // A create dropped under If-None-Match: * on an entity without the aspect has nothing to show.
+      const written = changesJsonV3(changes, q.systemMetadata ?? false)[0] ?? { urn: urn.text };
+      return reply.status(q.async ? 202 : 200).send(written);
     },
   );
 
@@ -98,16 +101,11 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
         aspect: req.params.aspectName,
         changeType: 'PATCH',
         patch: parsePatchDocument(req.body),
-        ifVersionMatch: requestHeader(req, 'if-version-match'),
+        ...requestConditions(req),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       // DataHub answers 200 here whatever `async` says.
       return changesJsonV3(changes, req.query.systemMetadata ?? false)[0];
     },
   );
-}
-
-/** The body's `headers` decide If-Version-Match; the HTTP header counts when they do not say. */
-function withHeader(proposal: Proposal, req: FastifyRequest): Proposal {
-  return proposal.ifVersionMatch === undefined ? { ...proposal, ifVersionMatch: requestHeader(req, 'if-version-match') } : proposal;
 }
