@@ -190,7 +190,7 @@ export class Ingest {
   private async valueToWrite(item: ResolvedProposal, previous: unknown, lookups: ValidationContext): Promise<unknown> {
     let value =
       item.proposal.changeType === 'PATCH'
-        ? applyPatch(previous ?? structuredClone(item.aspect.template), item.proposal.patch!, item.aspect.patchKeys)
+        ? applyPatch(previous ?? structuredClone(item.aspect.template), item.proposal.patch!, item.aspect.patchKeys, item.aspect.patchKeysRequired)
         : item.proposal.value;
     for (const plugin of this.plugins.get(item.aspect.name) ?? []) {
       if (plugin.mutate) value = await plugin.mutate(this.change(item, previous, value), lookups);
