@@ -120,8 +120,8 @@ describe('entity registry', () => {
       name: 'db.t',
       origin: 'PROD',
     });
-    assert.deepEqual(registry.keyOf(parseUrn('urn:li:structuredProperty:io.acryl.privacy.retentionTime')), {
-      id: 'io.acryl.privacy.retentionTime',
+    assert.deepEqual(registry.keyOf(parseUrn('urn:li:structuredProperty:com.example.privacy.retentionTime')), {
+      id: 'com.example.privacy.retentionTime',
     });
   });
 

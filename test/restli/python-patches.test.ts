@@ -9,7 +9,7 @@ import { pythonEmit, pythonEmitBatch, restliError, type Mcp } from './clients.js
  * their keys (`/tags/<tag urn>`, `/owners/<owner>/<type>`), no arrayPrimaryKeys. urnbase keys
  * them as DataHub's patch templates do.
  */
-const RETENTION = 'urn:li:structuredProperty:io.acryl.privacy.retentionTime';
+const RETENTION = 'urn:li:structuredProperty:com.example.privacy.retentionTime';
 const urn = datasetUrn('restli.patches.orders', 'snowflake');
 const JANE = 'urn:li:corpuser:jane';
 
@@ -30,7 +30,7 @@ describe('DataHub\'s Python SDK patch builders over Rest.li', () => {
     const res = await t.call({
       method: 'POST',
       url: `${V2}/structuredProperty/${enc(RETENTION)}/propertyDefinition`,
-      payload: { qualifiedName: 'io.acryl.privacy.retentionTime', valueType: 'urn:li:dataType:datahub.number', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:datahub.dataset'] },
+      payload: { qualifiedName: 'com.example.privacy.retentionTime', valueType: 'urn:li:dataType:datahub.number', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:datahub.dataset'] },
     });
     assert.equal(res.status, 200);
   });

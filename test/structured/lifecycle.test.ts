@@ -20,13 +20,13 @@ describe('structured properties: the seed flows end to end', () => {
   before(async () => (t = await testApp()));
   after(() => t.app.close());
 
-  const retention = propertyUrn('io.acryl.privacy.retentionTime');
-  const retention02 = propertyUrn('io.acryl.privacy.retentionTime02');
+  const retention = propertyUrn('com.example.privacy.retentionTime');
+  const retention02 = propertyUrn('com.example.privacy.retentionTime02');
   const dataset = datasetUrn('datasetStructPropV2');
 
   it('creates a definition and reads it back wrapped in {value}', async () => {
     const body = {
-      qualifiedName: 'io.acryl.privacy.retentionTime',
+      qualifiedName: 'com.example.privacy.retentionTime',
       valueType: 'urn:li:dataType:datahub.number',
       description: 'Retention Time is used to figure out how long to retain records in a dataset',
       displayName: 'Retention Time',
@@ -38,7 +38,7 @@ describe('structured properties: the seed flows end to end', () => {
         { value: { double: 365 }, description: 'Use this for non-sensitive data that can be retained for longer' },
       ],
     };
-    const created = await postDefinition(t, 'io.acryl.privacy.retentionTime', body);
+    const created = await postDefinition(t, 'com.example.privacy.retentionTime', body);
     assert.equal(created.status, 200);
     assert.deepEqual(created.body, { urn: retention, aspects: { propertyDefinition: { value: body } } });
     const read = await t.call({ method: 'GET', url: `${V2}/structuredProperty/${enc(retention)}/propertyDefinition` });
@@ -57,7 +57,7 @@ describe('structured properties: the seed flows end to end', () => {
   });
 
   it('patch add appends a second property after the first', async () => {
-    await defineProperty(t, 'io.acryl.privacy.retentionTime02', {
+    await defineProperty(t, 'com.example.privacy.retentionTime02', {
       allowedValues: [{ value: { string: 'foo2' }, description: 'test foo2 value' }, { value: { string: 'bar2' }, description: 'test bar2 value' }],
     });
     const res = await patchValues(t, dataset, [
@@ -95,7 +95,7 @@ describe('structured properties: the seed flows end to end', () => {
     const [stored] = await t.services.store.getLatest(dataset, ['structuredProperties']);
     assert.equal((stored.value as { properties: unknown[] }).properties.length, 2, 'storage keeps the value');
 
-    const update = await postDefinition(t, 'io.acryl.privacy.retentionTime02', definition('io.acryl.privacy.retentionTime02', { description: 'x' }));
+    const update = await postDefinition(t, 'com.example.privacy.retentionTime02', definition('com.example.privacy.retentionTime02', { description: 'x' }));
     assert.equal(update.status, 400);
     assert.deepEqual(update.body, {
       error: 'Validation Error',
@@ -155,8 +155,8 @@ describe('structured properties: the seed flows end to end', () => {
     const res = await t.call({ method: 'DELETE', url: `${V2}/structuredProperty/${enc(retention02)}/status` });
     assert.equal(res.status, 200);
     assert.equal((await readValues(t, dataset) as unknown[]).length, 2);
-    const update = await postDefinition(t, 'io.acryl.privacy.retentionTime02', {
-      ...definition('io.acryl.privacy.retentionTime02', {
+    const update = await postDefinition(t, 'com.example.privacy.retentionTime02', {
+      ...definition('com.example.privacy.retentionTime02', {
         allowedValues: [{ value: { string: 'foo2' }, description: 'test foo2 value' }, { value: { string: 'bar2' }, description: 'test bar2 value' }],
       }),
       description: 'updates work again',
