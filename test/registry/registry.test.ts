@@ -136,7 +136,7 @@ describe('entity registry', () => {
     'urn:li:dataset:(hive,db.t,PROD)',
     'urn:li:dataset:(urn:li:dataPlatform:hive,db.t)',
     'urn:li:dataset:db.t',
-    'urn:li:FOOBAR:(urn:li:dataPlatform:test,x,PROD)',
+    'urn:li:notAType:(urn:li:dataPlatform:test,x,PROD)',
   ];
   for (const text of badKeys) {
     it(`rejects a URN whose key is invalid: ${text}`, () => {
