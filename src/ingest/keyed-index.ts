@@ -19,7 +19,7 @@ function itemKey(item: unknown, keyFields: readonly string[]): string {
 /** One key field's value as a path segment names it; absent or null is the empty string, as DataHub's templates key it. */
 export function keyValue(item: unknown, keyField: string): string {
   let value: unknown = item;
-  for (const part of keyField.split(NESTED)) value = isRecord(value) ? value[part] : undefined;
+  for (const part of keyField.split(NESTED)) value = isRecord(value) && Object.hasOwn(value, part) ? value[part] : undefined;
   return value === undefined || value === null ? '' : String(value);
 }
 

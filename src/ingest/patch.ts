@@ -186,11 +186,11 @@ function resolvePointer(doc: unknown, pointer: string, resolution: KeyedResoluti
   let existing = true;
   let keyValues: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
-    const keyFields = field !== undefined && Array.isArray(node) ? keys[field] : undefined;
+    const keyFields = field !== undefined && Array.isArray(node) ? own(keys, field) : undefined;
     keyed = false;
     if (keyFields && !(positional && POSITION.test(segments[i]))) {
       const width = Math.max(1, keyFields.length);
-      const required = Math.min(width, requiredKeys[field!] ?? width);
+      const required = Math.min(width, own(requiredKeys, field!) ?? width);
       const wanted = optionalAbsent(segments.slice(i, i + width), required);
       const array = node as unknown[];
       if (wanted.length < width) {
@@ -225,9 +225,11 @@ function resolvePointer(doc: unknown, pointer: string, resolution: KeyedResoluti
     out.push(escape(seg));
     field = seg;
     const parent = node;
-    node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[seg] : undefined;
+    // Own members only: `__proto__` or `constructor` must not lead into a prototype, which an add
+    // through it would then change for every object of the process.
+    node = isRecord(node) || Array.isArray(node) ? own(node as Record<string, unknown>, seg) : undefined;
     if (node === undefined && op === 'add' && i < segments.length - 1 && isRecord(parent) && !Object.hasOwn(parent, seg)) {
-      node = keys[seg] ? [] : {};
+      node = own(keys, seg) ? [] : {};
       Object.defineProperty(parent, seg, { value: node, enumerable: true, writable: true, configurable: true });
     }
   }
@@ -240,6 +242,11 @@ function resolvePointer(doc: unknown, pointer: string, resolution: KeyedResoluti
  */
 function optionalAbsent(segments: string[], required: number): string[] {
   return segments.map((segment, j) => (j >= required && segment === 'None' ? '' : segment));
+}
+
+/** A member the object has itself, never one it inherits. */
+function own<T>(object: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 function unescape(segment: string): string {

@@ -199,6 +199,18 @@ describe('patches with the aspect\'s template keys', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  it('never walk into a prototype on the way to what an add creates (the request\'s keys, or none)', () => {
+    const banned = 'cannot be applied: JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README';
+    for (const [path, arrayPrimaryKeys] of [['/a/__proto__//b', {}], ['/a/constructor/prototype/x', undefined], ['/constructor/prototype/polluted', {}]] as const) {
+      assert.throws(
+        () => applyPatch({ terms: [] }, { patch: [{ op: 'add', path, value: 1 }], ...(arrayPrimaryKeys ? { arrayPrimaryKeys } : {}) }, { terms: ['urn'] }),
+        (error: unknown) => error instanceof ValidationError && error.message === `Patch operation 0 (add ${path}) ${banned}`,
+      );
+    }
+    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).filter((name) => ['', 'b', 'x', 'polluted'].includes(name)), []);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
   it('give way to the request\'s own arrayPrimaryKeys', () => {
     const spec = dataset.aspects.get('globalTags')!;
     const patched = applyPatch(tags, { patch: [{ op: 'add', path: '/tags/x/tag', value: 'urn:li:tag:z' }], arrayPrimaryKeys: { tags: ['context'] } }, spec.patchKeys);
