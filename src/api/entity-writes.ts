@@ -33,7 +33,7 @@ export function aspectWrite(urn: string, aspect: string, wrapper: unknown, where
     changeType,
     value: wrapper.value,
     systemMetadata: clientSystemMetadata(wrapper.systemMetadata, `${where}.systemMetadata`),
-    ifVersionMatch: ifVersionMatch(wrapper.headers, `${where}.headers`),
+    ...conditions(wrapper.headers, `${where}.headers`),
   };
 }
 
@@ -52,18 +52,43 @@ export function aspectPatch(urn: string, aspect: string, wrapper: unknown, where
     changeType: 'PATCH',
     patch,
     systemMetadata: clientSystemMetadata(wrapper.systemMetadata, `${where}.systemMetadata`),
-    ifVersionMatch: ifVersionMatch(wrapper.headers, `${where}.headers`),
+    ...conditions(wrapper.headers, `${where}.headers`),
   };
 }
 
-/** The If-Version-Match of an aspect's `headers` object (header names are case-insensitive). */
+/** The conditions of an aspect's `headers` object that a proposal carries (only those given). */
+export function conditions(headers: unknown, where: string): Pick<Proposal, 'ifVersionMatch' | 'ifNoneMatch'> {
+  const found: Pick<Proposal, 'ifVersionMatch' | 'ifNoneMatch'> = {};
+  const ifVersion = aspectHeader(headers, 'if-version-match', where);
+  const ifNone = aspectHeader(headers, 'if-none-match', where);
+  if (ifVersion !== undefined) found.ifVersionMatch = ifVersion;
+  if (ifNone !== undefined) found.ifNoneMatch = ifNone;
+  return found;
+}
+
+/** The If-Version-Match of an aspect's `headers` object. */
 export function ifVersionMatch(headers: unknown, where: string): string | undefined {
+  return aspectHeader(headers, 'if-version-match', where);
+}
+
+/** A header of an aspect's `headers` object (names are case-insensitive). */
+function aspectHeader(headers: unknown, lowerName: string, where: string): string | undefined {
   if (headers === undefined || headers === null) return undefined;
   if (!isRecord(headers)) throw new ValidationError(`${where} must be an object`);
   for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === 'if-version-match' && value !== undefined && value !== null) return String(value);
+    if (name.toLowerCase() === lowerName && value !== undefined && value !== null) return String(value);
   }
   return undefined;
+}
+
+/** The conditions of a single-aspect request's HTTP headers (If-Version-Match, If-None-Match). */
+export function requestConditions(req: FastifyRequest): Pick<Proposal, 'ifVersionMatch' | 'ifNoneMatch'> {
+  const found: Pick<Proposal, 'ifVersionMatch' | 'ifNoneMatch'> = {};
+  const ifVersion = requestHeader(req, 'if-version-match');
+  const ifNone = requestHeader(req, 'if-none-match');
+  if (ifVersion !== undefined) found.ifVersionMatch = ifVersion;
+  if (ifNone !== undefined) found.ifNoneMatch = ifNone;
+  return found;
 }
 
 /** The fields of systemMetadata a client may set; the server owns version and audit stamps. */

@@ -20,6 +20,8 @@ export interface SearchQueryParams {
   sortOrder?: SortOrder;
   includeSoftDelete?: boolean;
   systemMetadata?: boolean;
+  sliceId?: number;
+  sliceMax?: number;
 }
 
 const bool = (description: string) => ({ type: 'boolean', description });
@@ -34,6 +36,8 @@ export const searchQuerySchema = {
   sortOrder: { type: 'string', enum: ['ASCENDING', 'DESCENDING'], description: 'Default ASCENDING (relevance: best first)' },
   includeSoftDelete: bool('Include entities whose status.removed is true (default false)'),
   systemMetadata: bool('Include systemMetadata in each aspect'),
+  sliceId: { type: 'integer', description: 'With sliceMax: which slice of the result to scroll (0 to sliceMax - 1); slice 0 holds every entity, the others none' },
+  sliceMax: { type: 'integer', description: 'With sliceId: how many slices the result is split into (at least 2), as for an Elasticsearch sliced scroll' },
 };
 
 const errorSchema = { type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' } } };
@@ -76,6 +80,8 @@ export function searchRequest(q: SearchQueryParams, types: readonly string[] | u
     count: pageSize(q.count),
     includeSoftDelete: q.includeSoftDelete ?? false,
     facets: body?.facets,
+    // As DataHub's: slicing needs both parameters; one alone is ignored.
+    ...(q.sliceId !== undefined && q.sliceMax !== undefined ? { slice: { id: q.sliceId, max: q.sliceMax } } : {}),
   };
 }
 

@@ -161,7 +161,10 @@ export class Ingest {
     const aspects = run.state.aspects(item.urn.text);
     const current = aspects.get(item.aspect.name);
     const entityExists = aspects.has(item.entity.keyAspect.name);
-    this.checkPreconditions(item, current?.version, entityExists);
+    if (this.checkPreconditions(item, current?.version, entityExists) === 'drop') {
+      const { urn, entity, aspect } = item;
+      return { urn: urn.text, entityType: entity.name, aspect: aspect.name, value: current?.value, systemMetadata: current?.systemMetadata, changed: false };
+    }
     if (item.proposal.changeType === 'DELETE') return this.delete(item, current?.value, run);
 
     const value = await this.valueToWrite(item, current?.value, run.lookups);
@@ -175,8 +178,11 @@ export class Ingest {
     return created ? { ...result, created } : result;
   }
 
-  /** If-Version-Match, CREATE and CREATE_ENTITY, against the state as the request leaves it so far. */
-  private checkPreconditions(item: ResolvedProposal, currentVersion: number | undefined, entityExists: boolean): void {
+  /**
+   * If-Version-Match, CREATE and CREATE_ENTITY, against the state as the request leaves it so far.
+   * A CREATE that finds what it would create is refused, or dropped (`drop`) under If-None-Match: *.
+   */
+  private checkPreconditions(item: ResolvedProposal, currentVersion: number | undefined, entityExists: boolean): 'write' | 'drop' {
     const { proposal, urn, aspect } = item;
     if (item.ifVersionMatch !== undefined) {
       const actual = currentVersion ?? -1;
@@ -186,12 +192,16 @@ export class Ingest {
         );
       }
     }
+    const drops = proposal.ifNoneMatch?.trim() === '*';
     if (proposal.changeType === 'CREATE' && currentVersion !== undefined) {
+      if (drops) return 'drop';
       throw new ConflictError(`Cannot perform CREATE since the aspect ${aspect.name} of ${urn.text} already exists`);
     }
     if (proposal.changeType === 'CREATE_ENTITY' && entityExists) {
+      if (drops) return 'drop';
       throw new ConflictError(`Cannot perform CREATE_ENTITY since the entity ${urn.text} already exists`);
     }
+    return 'write';
   }
 
   /** A DELETE: validated, then removed. Deleting the key aspect deletes the whole entity. */
@@ -209,7 +219,7 @@ export class Ingest {
   private async valueToWrite(item: ResolvedProposal, previous: unknown, lookups: ValidationContext): Promise<unknown> {
     let value =
       item.proposal.changeType === 'PATCH'
-        ? applyPatch(previous ?? structuredClone(item.aspect.template), item.proposal.patch!, item.aspect.patchKeys)
+        ? applyPatch(previous ?? structuredClone(item.aspect.template), item.proposal.patch!, item.aspect.patchKeys, item.aspect.patchKeysRequired)
         : item.proposal.value;
     for (const plugin of this.plugins.get(item.aspect.name) ?? []) {
       if (plugin.mutate) value = await plugin.mutate(this.change(item, previous, value), lookups);

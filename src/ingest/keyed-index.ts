@@ -9,17 +9,18 @@ export const MAX_INDEXED_ITEMS = 10_000_000;
 
 /** An item's key values as strings, the way path segments name them; an item without key fields is its own key. */
 function keyValues(item: unknown, keyFields: readonly string[]): string[] {
-  return keyFields.length === 0 ? [String(item)] : keyFields.map((field) => String(keyValue(item, field)));
+  return keyFields.length === 0 ? [String(item)] : keyFields.map((field) => keyValue(item, field));
 }
 
 function itemKey(item: unknown, keyFields: readonly string[]): string {
   return JSON.stringify(keyValues(item, keyFields));
 }
 
-function keyValue(item: unknown, keyField: string): unknown {
+/** One key field's value as a path segment names it; absent or null is the empty string, as DataHub's templates key it. */
+export function keyValue(item: unknown, keyField: string): string {
   let value: unknown = item;
-  for (const part of keyField.split(NESTED)) value = isRecord(value) ? value[part] : undefined;
-  return value;
+  for (const part of keyField.split(NESTED)) value = isRecord(value) && Object.hasOwn(value, part) ? value[part] : undefined;
+  return value === undefined || value === null ? '' : String(value);
 }
 
 /**

@@ -2,7 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { ValidationError } from '../errors.js';
 import { isRecord } from '../json.js';
-import { KeyedIndexes, NESTED } from './keyed-index.js';
+import { KeyedIndexes, keyValue, NESTED } from './keyed-index.js';
 
 /**
  * JSON Patch (RFC 6902) with DataHub's `arrayPrimaryKeys`: an array named in it is addressed by
@@ -63,16 +63,18 @@ export function parsePatchDocument(body: unknown): PatchDocument {
  * Applies the patch to a copy of `base` and returns the result. Keyed paths use the request's
  * arrayPrimaryKeys, or else `templateKeys`: the aspect's own (DataHub's patch templates), which
  * DataHub's SDK patch builders rely on, sending bare operations such as `add /tags/<tag urn>`.
+ * `templateRequired` says how many of an array's template keys a path must give.
  */
-export function applyPatch(base: unknown, doc: PatchDocument, templateKeys?: ArrayKeys): unknown {
+export function applyPatch(base: unknown, doc: PatchDocument, templateKeys?: ArrayKeys, templateRequired?: RequiredKeys): unknown {
   let current = jsonpatch.deepClone(base);
   let copied = 0;
   const indexes = new KeyedIndexes();
   const keys = doc.arrayPrimaryKeys ?? templateKeys;
+  const required = doc.arrayPrimaryKeys ? {} : (templateRequired ?? {});
   doc.patch.forEach((op, i) => {
     const passages: Passage[] = [];
     try {
-      const operations = keys ? resolveKeyedPaths(current, op, { keys, positional: !doc.arrayPrimaryKeys, indexes, passages }) : [op];
+      const operations = keys ? resolveKeyedPaths(current, op, { keys, required, positional: !doc.arrayPrimaryKeys, indexes, passages }) : [op];
       for (const resolved of operations) {
         if (resolved.op === 'copy') copied += jsonSize(current, resolved.from!);
         if (copied > MAX_COPIED_CHARS) throw new Error(`copies may add at most ${MAX_COPIED_CHARS} characters of JSON to a document`);
@@ -102,7 +104,7 @@ function jsonSize(doc: unknown, pointer: string): number {
  * nothing to do; one per item for a remove by a partial compound key).
  */
 function resolveKeyedPaths(doc: unknown, op: PatchOperation, keyed: KeyedResolution): PatchOperation[] {
-  const path = resolvePointer(doc, op.path, keyed, op.op);
+  const path = resolvePointer(doc, op.path, keyed, op.op, op.value);
   if (path === null) return [];
   if ('under' in path) {
     // Every item under a partial key, last first so that the earlier positions hold.
@@ -112,7 +114,7 @@ function resolveKeyedPaths(doc: unknown, op: PatchOperation, keyed: KeyedResolut
   const resolved: PatchOperation = { ...op, path: path.pointer };
   // RFC 6902: members an operation does not define are ignored (`from` means something to move and copy only).
   if (op.op === 'move' || op.op === 'copy') {
-    const from = resolvePointer(doc, op.from!, keyed, 'from');
+    const from = resolvePointer(doc, op.from!, keyed, 'from', undefined);
     if (from === null || 'under' in from) throw new ValidationError(`Patch operation ${op.op} ${op.path}: no item at ${op.from}`);
     resolved.from = from.pointer;
   }
@@ -127,8 +129,12 @@ function resolveKeyedPaths(doc: unknown, op: PatchOperation, keyed: KeyedResolut
 /** Array field name → its items' key fields; none: the items are strings, each its own key. */
 export type ArrayKeys = Readonly<Record<string, readonly string[]>>;
 
+/** Array field name → how many of its key fields a path must give (all when absent). */
+export type RequiredKeys = Readonly<Record<string, number>>;
+
 interface KeyedResolution {
   keys: ArrayKeys;
+  required: RequiredKeys;
   /** The keys are the aspect's, not the request's: a `-` or index segment keeps its RFC 6902 meaning. */
   positional: boolean;
   indexes: KeyedIndexes;
@@ -162,12 +168,15 @@ interface ItemsUnder {
 const POSITION = /^(-|0|[1-9]\d*)$/;
 
 /**
- * As DataHub's templates read paths: a keyed array is addressed by its items' key values; a
- * remove by the first of several key values removes every item with them, and removing what is
- * not there does nothing; an add through an item or object that is not there creates it (an
- * item with the key fields its path gives).
+ * As DataHub's templates read paths: a keyed array is addressed by its items' key values (an
+ * absent key field is the empty segment); a remove by the first of several key values removes
+ * every item with them, and removing what is not there does nothing; an add through an item or
+ * object that is not there creates it (an item with the key fields its path gives). A path that
+ * stops before the template keys an older SDK did not know (typeUrn, attribution.source) takes
+ * them from the value it adds.
  */
-function resolvePointer(doc: unknown, pointer: string, { keys, positional, indexes, passages }: KeyedResolution, op: string): ResolvedPointer | ItemsUnder | null {
+function resolvePointer(doc: unknown, pointer: string, resolution: KeyedResolution, op: string, value: unknown): ResolvedPointer | ItemsUnder | null {
+  const { keys, required: requiredKeys, positional, indexes, passages } = resolution;
   if (pointer === '') return { pointer, keyed: false, existing: true, keyValues: {} };
   const segments = pointer.split('/').slice(1).map(unescape);
   const out: string[] = [];
@@ -177,18 +186,22 @@ function resolvePointer(doc: unknown, pointer: string, { keys, positional, index
   let existing = true;
   let keyValues: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
-    const keyFields = field !== undefined && Array.isArray(node) ? keys[field] : undefined;
+    const keyFields = field !== undefined && Array.isArray(node) ? own(keys, field) : undefined;
     keyed = false;
     if (keyFields && !(positional && POSITION.test(segments[i]))) {
       const width = Math.max(1, keyFields.length);
-      const wanted = segments.slice(i, i + width);
+      const required = Math.min(width, own(requiredKeys, field!) ?? width);
+      const wanted = optionalAbsent(segments.slice(i, i + width), required);
       const array = node as unknown[];
       if (wanted.length < width) {
-        if (op !== 'remove') throw new ValidationError(`Patch path ${pointer} needs ${width} key segment(s) for ${field}`);
-        return { under: '/' + out.join('/'), array, positions: indexes.under(array, keyFields, wanted) };
+        if (op === 'remove') return { under: '/' + out.join('/'), array, positions: indexes.under(array, keyFields, wanted) };
+        if (wanted.length < required) throw new ValidationError(`Patch path ${pointer} needs ${required} key segment(s) for ${field}`);
+        for (let j = wanted.length; j < width; j++) wanted.push(keyValue(value, keyFields[j]));
       }
-      i += width - 1;
-      keyValues = Object.fromEntries(keyFields.filter((k) => !k.includes(NESTED)).map((k, j) => [k, wanted[j]]));
+      // A short path (optional keys left out) ends here.
+      i = Math.min(i + width, segments.length) - 1;
+      // Nested and absent key values stay out of a new item: its value says them, or they are absent.
+      keyValues = Object.fromEntries(keyFields.map((k, j) => [k, wanted[j]]).filter(([k, v]) => !k.includes(NESTED) && v !== ''));
       const index = indexes.find(array, keyFields, JSON.stringify(wanted));
       const last = i === segments.length - 1;
       existing = index >= 0;
@@ -212,13 +225,28 @@ function resolvePointer(doc: unknown, pointer: string, { keys, positional, index
     out.push(escape(seg));
     field = seg;
     const parent = node;
-    node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[seg] : undefined;
+    // Own members only: `__proto__` or `constructor` must not lead into a prototype, which an add
+    // through it would then change for every object of the process.
+    node = isRecord(node) || Array.isArray(node) ? own(node as Record<string, unknown>, seg) : undefined;
     if (node === undefined && op === 'add' && i < segments.length - 1 && isRecord(parent) && !Object.hasOwn(parent, seg)) {
-      node = keys[seg] ? [] : {};
+      node = own(keys, seg) ? [] : {};
       Object.defineProperty(parent, seg, { value: node, enumerable: true, writable: true, configurable: true });
     }
   }
   return { pointer: '/' + out.join('/'), keyed, existing, keyValues };
+}
+
+/**
+ * Key segments past the required ones (typeUrn, an attribution source) that name no value: older
+ * Python SDKs wrote `None` there (Python's str(None)), newer ones an empty segment.
+ */
+function optionalAbsent(segments: string[], required: number): string[] {
+  return segments.map((segment, j) => (j >= required && segment === 'None' ? '' : segment));
+}
+
+/** A member the object has itself, never one it inherits. */
+function own<T>(object: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 function unescape(segment: string): string {

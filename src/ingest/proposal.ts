@@ -13,6 +13,11 @@ export interface Proposal {
   patch?: PatchDocument;
   /** Conditional write: the aspect's current systemMetadata.version must equal this (-1 = absent). */
   ifVersionMatch?: string;
+  /**
+   * `*` on a CREATE or CREATE_ENTITY: when what it would create exists, the proposal writes
+   * nothing and the request goes on (DataHub drops such a write instead of refusing it).
+   */
+  ifNoneMatch?: string;
   /** Client-supplied system metadata; the server owns version and audit stamps. */
   systemMetadata?: ClientSystemMetadata;
   /** Who the change is attributed to when not the request's actor: a metadata test's actions name the test. */

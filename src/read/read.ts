@@ -132,6 +132,19 @@ export class Reader {
   }
 
   /**
+   * Exists and is not soft-deleted (`status.removed`): what DataHub's HEAD routes call existing
+   * (they ask without soft-deleted entities, whatever the request says).
+   */
+  async live(urnText: string, entity?: EntitySpec): Promise<boolean> {
+    const spec = entity ?? this.entityOf(urnText).entity;
+    if (!(await this.exists(urnText, spec))) return false;
+    if (!this.registry.aspectOf(spec, 'status')) return true;
+    const status = await this.getAspect(urnText, 'status');
+    const value = status?.value as { removed?: unknown } | undefined;
+    return value?.removed !== true;
+  }
+
+  /**
    * One aspect. `version` 0 is the latest; N > 0 is the N-th stored value in write order, or the
    * latest when its systemMetadata.version is N.
    */

@@ -26,6 +26,11 @@ export interface AspectSpec {
    * its items' key fields (none: strings, each its own key). A patch without arrayPrimaryKeys uses them.
    */
   readonly patchKeys?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * How many of an array's patchKeys a path must give (all when absent): DataHub added the later
+   * ones (typeUrn, attribution.source) to its templates after older SDKs' paths stopped before them.
+   */
+  readonly patchKeysRequired?: Readonly<Record<string, number>>;
   /** For key aspects: the key fields, in the order of the URN's id parts. */
   readonly keyFields?: readonly string[];
   readonly check: ValidateFunction;
@@ -63,6 +68,7 @@ interface AspectFile {
   pegasusClass?: string;
   template?: unknown;
   patchKeys?: Record<string, string[]>;
+  patchKeysRequired?: Record<string, number>;
   key?: string[];
   schema: JsonSchema;
 }
@@ -127,6 +133,7 @@ export class Registry {
         pegasusClass: data.pegasusClass,
         template: data.template ?? {},
         patchKeys: data.patchKeys,
+        patchKeysRequired: data.patchKeysRequired,
         keyFields: data.key,
         // Compiled on first use: compiling all of them took half a second of every start (and of
         // every worker thread's), most of it for aspects a process never writes.

@@ -24,6 +24,8 @@ export interface SearchRequest {
   facets?: readonly string[];
   /** Fires when the client has gone (api/client-gone.ts): the search is stopped where it can be. */
   signal?: AbortSignal;
+  /** One of `max` slices of the result, for clients that scroll slices in parallel (see search()). */
+  slice?: { id: number; max: number };
 }
 
 export interface SearchPage {
@@ -54,6 +56,12 @@ export class SearchService {
     const facets = await Promise.all((request.facets ?? []).map((f) => resolver.facetField(f)));
     // A client that left while the search waited its turn is not searched for.
     if (request.signal?.aborted) throw request.signal.reason;
+    // Slices must partition the result: each entity in exactly one. Slice 0 holds them all and
+    // the others none, which keeps every scroll guarantee (a hash split would need both stores'
+    // plans to walk it).
+    if (request.slice && checkedSlice(request.slice) > 0) {
+      return { urns: [], totalCount: 0, facets: (request.facets ?? []).map((field) => ({ field, aggregations: {} })) };
+    }
 
     const byRelevance = !request.sort && query.rank.length > 0;
     const sortField = request.sort ? await resolver.indexField(request.sort.field, 'sort') : byRelevance ? 'relevance' : 'urn';
@@ -88,4 +96,11 @@ export class SearchService {
       return spec;
     });
   }
+}
+
+/** The slice's id, checked as Elasticsearch checks a sliced scroll. */
+function checkedSlice({ id, max }: { id: number; max: number }): number {
+  if (max <= 1) throw new ValidationError(`sliceMax must be greater than 1, got ${max}`);
+  if (id < 0 || id >= max) throw new ValidationError(`sliceId must be at least 0 and less than sliceMax (${max}), got ${id}`);
+  return id;
 }

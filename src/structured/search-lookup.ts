@@ -5,7 +5,7 @@ import { isSoftDeleted, type PropertyDefinition } from './model.js';
 
 /**
  * Search's lookup of a structured property by the name a field uses: the qualified name, or
- * DataHub's form with `_` for `.` (`io_acryl_privacy`). Read through the Reader, so a property's
+ * DataHub's form with `_` for `.` (`com_example_privacy`). Read through the Reader, so a property's
  * definition and status are seen as every read sees them.
  */
 export function propertyLookup(reader: Reader): PropertyLookup {

@@ -69,7 +69,7 @@ describe('POST /openapi/v2/entity/{type} (batch)', () => {
 
   it('writes nothing when one item has an invalid URN, and names it', async () => {
     const good = datasetUrn('batch.tx.good2');
-    const bad = 'urn:li:dataset:(urn:li:dataPlatform:test,InvalidExceptions,INVALID)';
+    const bad = 'urn:li:dataset:(urn:li:dataPlatform:test,bad_fabric_orders,INVALID)';
     const res = await batch([
       { urn: good, aspects: { status: { value: { removed: false } } } },
       { urn: bad, aspects: { status: { value: { removed: false } } } },
@@ -80,7 +80,7 @@ describe('POST /openapi/v2/entity/{type} (batch)', () => {
   });
 
   it('reports an unknown entity type in a body URN as an invalid URN, before the unknown aspect', async () => {
-    const bad = 'urn:li:FOOBAR:(urn:li:dataPlatform:test,InvalidExceptions,PROD)';
+    const bad = 'urn:li:notAType:(urn:li:dataPlatform:test,bad_fabric_orders,PROD)';
     const res = await batch([{ urn: bad, aspects: { INVALID: { value: {} } } }]);
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, { error: `Invalid urn!: ${bad}` });

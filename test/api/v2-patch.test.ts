@@ -19,11 +19,11 @@ describe('PATCH /openapi/v2/entity/{type}/{urn}/{aspect}', () => {
 
   it('patches an absent aspect starting from its template and answers the full result', async () => {
     const urn = datasetUrn('patch.template');
-    const res = await patch(urn, 'datasetProperties', { patch: [{ op: 'add', path: '/description', value: 'Test description' }] });
+    const res = await patch(urn, 'datasetProperties', { patch: [{ op: 'add', path: '/description', value: 'Orders placed online' }] });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
       urn,
-      aspects: { datasetProperties: { value: { customProperties: {}, tags: [], description: 'Test description' } } },
+      aspects: { datasetProperties: { value: { customProperties: {}, tags: [], description: 'Orders placed online' } } },
     });
   });
 

@@ -172,6 +172,23 @@ describe('GET and HEAD on /openapi/v2/entity', () => {
     assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(urn)}/nonsense` })).status, 404);
   });
 
+  it('HEAD answers 404 for a soft-deleted entity (status.removed) and its aspects, as DataHub does; GET still reads them', async () => {
+    const removed = datasetUrn('v2read.removed');
+    const write = (removedFlag: boolean) => t.call({ method: 'POST', url: `${V2}/dataset/${enc(removed)}/status`, payload: { removed: removedFlag } });
+    assert.equal((await write(true)).status, 200);
+    for (const url of [`${V2}/dataset/${enc(removed)}`, `${V2}/dataset/${enc(removed)}/status`, `${V2}/dataset/${enc(removed)}/datasetKey`]) {
+      const head = await t.call({ method: 'HEAD', url });
+      assert.equal(head.status, 404, url);
+      assert.equal(head.raw, '');
+    }
+    const read = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(removed)}/status` });
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body, { value: { removed: true } });
+    assert.equal((await write(false)).status, 200);
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(removed)}` })).status, 204);
+    assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(removed)}/status` })).status, 204);
+  });
+
   it('reads bootstrapped entities: data types, entity types and platforms', async () => {
     const dataType = await t.call({ method: 'GET', url: `${V2}/dataType/${enc('urn:li:dataType:datahub.number')}/dataTypeInfo` });
     assert.equal(dataType.body.value.qualifiedName, 'datahub.number');

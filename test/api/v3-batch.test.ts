@@ -93,12 +93,12 @@ describe('POST and PATCH /openapi/v3/entity/{type} (batches)', () => {
         { error: 'Validation Error', message: 'Unknown aspect INVALID for entity type dataset' },
       ],
       [
-        [{ urn: good, status: { value: { removed: false } } }, { urn: 'urn:li:FOOBAR:(urn:li:dataPlatform:test,InvalidExceptions,PROD)', status: { value: { removed: false } } }],
-        { error: 'Invalid urn!: urn:li:FOOBAR:(urn:li:dataPlatform:test,InvalidExceptions,PROD)' },
+        [{ urn: good, status: { value: { removed: false } } }, { urn: 'urn:li:notAType:(urn:li:dataPlatform:test,bad_fabric_orders,PROD)', status: { value: { removed: false } } }],
+        { error: 'Invalid urn!: urn:li:notAType:(urn:li:dataPlatform:test,bad_fabric_orders,PROD)' },
       ],
       [
-        [{ urn: good, status: { value: { removed: false } } }, { urn: 'urn:li:dataset:(urn:li:dataPlatform:test,InvalidExceptions,INVALID)', status: { value: { removed: false } } }],
-        { error: 'Invalid urn!: urn:li:dataset:(urn:li:dataPlatform:test,InvalidExceptions,INVALID)' },
+        [{ urn: good, status: { value: { removed: false } } }, { urn: 'urn:li:dataset:(urn:li:dataPlatform:test,bad_fabric_orders,INVALID)', status: { value: { removed: false } } }],
+        { error: 'Invalid urn!: urn:li:dataset:(urn:li:dataPlatform:test,bad_fabric_orders,INVALID)' },
       ],
       [[{ urn: good, status: { value: { removed: 'no' } } }], { error: 'Validation Error', message: 'Aspect status is invalid: field removed must be boolean' }],
       [[{ urn: good, status: { removed: false } }], { error: 'Validation Error', message: '[0].status: expected {"value": …}' }],
@@ -183,15 +183,15 @@ describe('/openapi/v3/entity/generic (entities grouped by type)', () => {
   before(async () => (t = await testApp()));
   after(() => t.app.close());
 
-  const d = datasetUrn('datasetGenericV3', 'test');
-  const c = chart('chartGenericV3');
+  const d = datasetUrn('generic_shipments', 'test');
+  const c = chart('shipments_per_day');
 
   it('POST writes every group in one transaction and answers per group (200 with async=false)', async () => {
     const res = await t.call({
       method: 'POST',
       url: `${V3}/generic?async=false`,
       payload: {
-        dataset: [{ urn: d, datasetProperties: { value: { name: 'datasetGenericV3', customProperties: {}, tags: [] } }, status: { value: { removed: false } } }],
+        dataset: [{ urn: d, datasetProperties: { value: { name: 'generic_shipments', customProperties: {}, tags: [] } }, status: { value: { removed: false } } }],
         chart: [{ urn: c, status: { value: { removed: false } } }],
       },
     });
@@ -200,14 +200,14 @@ describe('/openapi/v3/entity/generic (entities grouped by type)', () => {
       dataset: [
         {
           urn: d,
-          datasetKey: { value: { platform: 'urn:li:dataPlatform:test', name: 'datasetGenericV3', origin: 'PROD' } },
+          datasetKey: { value: { platform: 'urn:li:dataPlatform:test', name: 'generic_shipments', origin: 'PROD' } },
           browsePathsV2: { value: { path: [{ id: 'Default' }] } },
           dataPlatformInstance: { value: { platform: 'urn:li:dataPlatform:test' } },
-          datasetProperties: { value: { name: 'datasetGenericV3', customProperties: {}, tags: [] } },
+          datasetProperties: { value: { name: 'generic_shipments', customProperties: {}, tags: [] } },
           status: { value: { removed: false } },
         },
       ],
-      chart: [{ urn: c, chartKey: { value: { dashboardTool: 'looker', chartId: 'chartGenericV3' } }, browsePathsV2: { value: { path: [{ id: 'Default' }] } }, status: { value: { removed: false } } }],
+      chart: [{ urn: c, chartKey: { value: { dashboardTool: 'looker', chartId: 'shipments_per_day' } }, browsePathsV2: { value: { path: [{ id: 'Default' }] } }, status: { value: { removed: false } } }],
     });
   });
 
@@ -220,10 +220,10 @@ describe('/openapi/v3/entity/generic (entities grouped by type)', () => {
     const sync = await t.call({
       method: 'PATCH',
       url: `${V3}/generic?async=false`,
-      payload: { dataset: [{ urn: d, datasetProperties: { value: { patch: [{ op: 'add', path: '/description', value: 'Generic description' }] } } }] },
+      payload: { dataset: [{ urn: d, datasetProperties: { value: { patch: [{ op: 'add', path: '/description', value: 'One row per parcel' }] } } }] },
     });
     assert.equal(sync.status, 200);
-    assert.deepEqual(sync.body, { dataset: [{ urn: d, datasetProperties: { value: { name: 'datasetGenericV3', customProperties: {}, tags: [], description: 'Generic description' } } }] });
+    assert.deepEqual(sync.body, { dataset: [{ urn: d, datasetProperties: { value: { name: 'generic_shipments', customProperties: {}, tags: [], description: 'One row per parcel' } } }] });
     const async = await t.call({ method: 'PATCH', url: `${V3}/generic`, payload: { chart: [{ urn: c, status: { value: { patch: [{ op: 'add', path: '/removed', value: true }] } } }] } });
     assert.deepEqual([async.status, async.body], [202, { chart: [] }]);
   });
@@ -257,7 +257,7 @@ describe('/openapi/v3/entity/generic (entities grouped by type)', () => {
     });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
-      dataset: [{ urn: d, datasetProperties: { value: { name: 'datasetGenericV3', customProperties: {}, tags: [], description: 'Generic description' } } }],
+      dataset: [{ urn: d, datasetProperties: { value: { name: 'generic_shipments', customProperties: {}, tags: [], description: 'One row per parcel' } } }],
       chart: [{ urn: c, status: { value: { removed: true } } }],
     });
     const get = await t.call({ method: 'GET', url: `${v3Url('generic', d)}?aspects=datasetProperties` });

@@ -77,7 +77,7 @@ describe('GET and HEAD on /openapi/v3/entity', () => {
   });
 
   it('answers 400 Invalid urn! for a URN that does not parse, names an unknown type or has a bad key', async () => {
-    for (const bad of ['notaurn', 'urn:li:dataset:(x)', 'urn:li:dataset:(urn:li:dataPlatform:hive,a,NOPE)', 'urn:li:FOOBAR:(a,b)']) {
+    for (const bad of ['notaurn', 'urn:li:dataset:(x)', 'urn:li:dataset:(urn:li:dataPlatform:hive,a,NOPE)', 'urn:li:notAType:(a,b)']) {
       for (const url of [v3Url('dataset', bad), v3Url('dataset', bad, 'status')]) {
         const res = await t.call({ method: 'GET', url });
         assert.equal(res.status, 400, url);

@@ -5,8 +5,8 @@ import type { Client } from '../reliability/client.js';
  * A small catalog that looks like a real one: what the screenshots show, and what the search
  * benchmark grows to 100,000 datasets. Everything goes in through the public API.
  */
-export const RETENTION = 'urn:li:structuredProperty:io.acryl.privacy.retentionTime';
-export const CLASSIFICATION = 'urn:li:structuredProperty:io.acryl.privacy.classification';
+export const RETENTION = 'urn:li:structuredProperty:com.example.privacy.retentionTime';
+export const CLASSIFICATION = 'urn:li:structuredProperty:com.example.privacy.classification';
 export const DESCRIBED_TEST = 'urn:li:test:datasets-are-owned';
 
 const PLATFORMS = ['snowflake', 'bigquery', 'postgres', 'kafka', 's3'];
@@ -25,7 +25,7 @@ async function ok(client: Client, method: string, path: string, body?: unknown):
 /** Two property definitions and a metadata test. */
 export async function seedDefinitions(client: Client): Promise<void> {
   await ok(client, 'POST', `/openapi/v2/entity/structuredProperty/${encodeURIComponent(RETENTION)}/propertyDefinition`, {
-    qualifiedName: 'io.acryl.privacy.retentionTime',
+    qualifiedName: 'com.example.privacy.retentionTime',
     displayName: 'Retention time (days)',
     valueType: 'urn:li:dataType:datahub.number',
     cardinality: 'SINGLE',
@@ -33,7 +33,7 @@ export async function seedDefinitions(client: Client): Promise<void> {
     description: 'How long rows are kept',
   });
   await ok(client, 'POST', `/openapi/v2/entity/structuredProperty/${encodeURIComponent(CLASSIFICATION)}/propertyDefinition`, {
-    qualifiedName: 'io.acryl.privacy.classification',
+    qualifiedName: 'com.example.privacy.classification',
     displayName: 'Classification',
     valueType: 'urn:li:dataType:datahub.string',
     cardinality: 'SINGLE',

@@ -14,7 +14,7 @@ export const ORDER_ITEMS = ds('snowflake', 'sales.order_items');
 export const CLICKS = ds('hive', 'web.clicks');
 export const SESSIONS = ds('hive', 'web.sessions');
 export const XSS_DESCRIPTION = 'Clicks <script>alert(1)</script> and <img src=x onerror=alert(1)>';
-export const RETENTION = 'urn:li:structuredProperty:io.acryl.retention';
+export const RETENTION = 'urn:li:structuredProperty:com.example.retention';
 export const TIER = 'urn:li:structuredProperty:tier';
 export const REVIEWED = 'urn:li:structuredProperty:reviewed';
 
@@ -40,7 +40,7 @@ const tags = (...names: string[]) => ({ value: { tags: names.map((n) => ({ tag: 
 
 export async function seedCatalog(f: ConsoleFixture, { kafka = 0 }: { kafka?: number } = {}): Promise<void> {
   await ok(f, 'POST', `${V2}/structuredProperty/${encodeURIComponent(RETENTION)}/propertyDefinition`, {
-    qualifiedName: 'io.acryl.retention',
+    qualifiedName: 'com.example.retention',
     displayName: 'Retention days',
     valueType: 'urn:li:dataType:datahub.number',
     entityTypes: ['urn:li:entityType:datahub.dataset'],

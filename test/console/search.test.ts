@@ -99,14 +99,14 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     await retention.getByLabel('Min').fill('60');
     await retention.getByLabel('Max').fill('400');
     await retention.getByRole('button', { name: 'Apply Retention days range' }).click();
-    await page.waitForURL(/pmin\.io\.acryl\.retention=60&pmax\.io\.acryl\.retention=400/);
+    await page.waitForURL(/pmin\.com\.example\.retention=60&pmax\.com\.example\.retention=400/);
     await settled(page, '2 results');
     assert.deepEqual((await resultNames(page)).sort(), ['clicks', 'orders']);
     await page.getByRole('button', { name: 'Remove filter Retention days ≤ 400' }).click();
     await settled(page, '2 results');
     await retention.getByLabel('Min').fill('31');
     await retention.getByLabel('Min').press('Enter');
-    await page.waitForURL(/pmin\.io\.acryl\.retention=31$/);
+    await page.waitForURL(/pmin\.com\.example\.retention=31$/);
     await settled(page, '2 results');
     await retention.getByLabel('Min').fill('29');
     await retention.getByLabel('Min').press('Enter');

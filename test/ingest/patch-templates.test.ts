@@ -12,7 +12,7 @@ const registry = Registry.load();
 const dataset = registry.entityType('dataset')!;
 const patchOf = (aspect: string, base: unknown, patch: PatchOperation[]) => {
   const spec = dataset.aspects.get(aspect)!;
-  return applyPatch(base ?? structuredClone(spec.template), { patch }, spec.patchKeys);
+  return applyPatch(base ?? structuredClone(spec.template), { patch }, spec.patchKeys, spec.patchKeysRequired);
 };
 const refused = (aspect: string, base: unknown, patch: PatchOperation[], message: string) =>
   assert.throws(() => patchOf(aspect, base, patch), (error: unknown) => error instanceof ValidationError && error.message === message);
@@ -79,6 +79,97 @@ describe('patches with the aspect\'s template keys', () => {
     refused('ownership', undefined, [{ op: 'add', path: '/owners/urn:li:corpuser:jane', value: { owner: 'urn:li:corpuser:jane', type: 'DATAOWNER' } }], 'Patch path /owners/urn:li:corpuser:jane needs 2 key segment(s) for owners');
   });
 
+  describe('the keys newer SDKs add: typeUrn and attribution.source', () => {
+    const JANE = 'urn:li:corpuser:jane';
+    const BOB = 'urn:li:corpuser:bob';
+    const STEWARD = 'urn:li:ownershipType:steward';
+    const SYNC = 'urn:li:dataHubAction:sync';
+    const attribution = { time: 0, actor: 'urn:li:corpuser:datahub', source: SYNC };
+
+    it('key owners by (owner, type, typeUrn, source), an absent one as the empty segment or, where older SDKs wrote it, None', () => {
+      const patched = patchOf('ownership', { owners: [{ owner: JANE, type: 'DATAOWNER' }] }, [
+        { op: 'add', path: `/owners/${JANE}/DATAOWNER//`, value: { owner: JANE, type: 'DATAOWNER', source: { type: 'MANUAL' } } },
+        { op: 'add', path: `/owners/${JANE}/DATAOWNER/${STEWARD}/`, value: { owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD } },
+        { op: 'add', path: `/owners/${BOB}/TECHNICAL_OWNER/None`, value: { owner: BOB, type: 'TECHNICAL_OWNER' } },
+        { op: 'add', path: `/owners/${BOB}/TECHNICAL_OWNER/None`, value: { owner: BOB, type: 'TECHNICAL_OWNER' } },
+        { op: 'add', path: `/owners/${BOB}/TECHNICAL_OWNER//${SYNC}`, value: { owner: BOB, type: 'TECHNICAL_OWNER', attribution } },
+      ]);
+      assert.deepEqual(patched, {
+        owners: [
+          { owner: JANE, type: 'DATAOWNER', source: { type: 'MANUAL' } },
+          { owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD },
+          { owner: BOB, type: 'TECHNICAL_OWNER' },
+          { owner: BOB, type: 'TECHNICAL_OWNER', attribution },
+        ],
+      });
+    });
+
+    it('take the keys an older path leaves out from the value it adds: the same add twice writes one item', () => {
+      const owned = { owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD };
+      const patched = patchOf('ownership', { owners: [owned] }, [
+        { op: 'add', path: `/owners/${JANE}/DATAOWNER`, value: { ...owned, source: { type: 'MANUAL' } } },
+        { op: 'add', path: `/owners/${JANE}/DATAOWNER`, value: { owner: JANE, type: 'DATAOWNER' } },
+      ]);
+      assert.deepEqual(patched, { owners: [{ ...owned, source: { type: 'MANUAL' } }, { owner: JANE, type: 'DATAOWNER' }] });
+      const tagged = patchOf('globalTags', { tags: [{ tag: 'urn:li:tag:a', attribution }] }, [
+        { op: 'add', path: '/tags/urn:li:tag:a', value: { tag: 'urn:li:tag:a', attribution, context: 'again' } },
+        { op: 'add', path: '/tags/urn:li:tag:a/', value: { tag: 'urn:li:tag:a' } },
+      ]);
+      assert.deepEqual(tagged, { tags: [{ tag: 'urn:li:tag:a', attribution, context: 'again' }, { tag: 'urn:li:tag:a' }] });
+    });
+
+    it('remove by a leading part of the keys: every item under it; by all of them: that one', () => {
+      const owners = {
+        owners: [
+          { owner: JANE, type: 'DATAOWNER' },
+          { owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD },
+          { owner: JANE, type: 'TECHNICAL_OWNER' },
+          { owner: BOB, type: 'DATAOWNER' },
+        ],
+      };
+      const patched = patchOf('ownership', owners, [
+        { op: 'remove', path: `/owners/${JANE}/DATAOWNER/None`, value: {} },
+        { op: 'remove', path: `/owners/${BOB}/DATAOWNER//`, value: {} },
+      ]);
+      assert.deepEqual(patched, { owners: [{ owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD }, { owner: JANE, type: 'TECHNICAL_OWNER' }] });
+    });
+
+    it('key terms and structured property values by their source too', () => {
+      const property = 'urn:li:structuredProperty:retention';
+      const terms = patchOf('glossaryTerms', undefined, [
+        { op: 'add', path: '/terms/urn:li:glossaryTerm:t/', value: { urn: 'urn:li:glossaryTerm:t' } },
+        { op: 'add', path: '/terms/urn:li:glossaryTerm:t/', value: { urn: 'urn:li:glossaryTerm:t' } },
+      ]) as { terms: unknown[] };
+      assert.deepEqual(terms.terms, [{ urn: 'urn:li:glossaryTerm:t' }]);
+      const values = patchOf('structuredProperties', { properties: [{ propertyUrn: property, values: [{ double: 30 }] }] }, [
+        { op: 'add', path: `/properties/${property}/`, value: { propertyUrn: property, values: [{ double: 90 }] } },
+        { op: 'add', path: `/properties/${property}/${SYNC}`, value: { propertyUrn: property, values: [{ double: 7 }], attribution } },
+      ]);
+      assert.deepEqual(values, { properties: [{ propertyUrn: property, values: [{ double: 90 }] }, { propertyUrn: property, values: [{ double: 7 }], attribution }] });
+    });
+
+    it('match the arrayPrimaryKeys envelope\'s nested keys against items without them as the empty segment', () => {
+      const spec = dataset.aspects.get('globalTags')!;
+      const base = { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] };
+      const added = applyPatch(base, {
+        arrayPrimaryKeys: { tags: ['attribution\u241Fsource', 'tag'] },
+        patch: [
+          { op: 'add', path: '/tags//urn:li:tag:a', value: { tag: 'urn:li:tag:a', context: 'again' } },
+          { op: 'add', path: `/tags/${SYNC}/urn:li:tag:a`, value: { tag: 'urn:li:tag:a', attribution } },
+          { op: 'add', path: '/tags//urn:li:tag:c', value: {} },
+        ],
+      }, spec.patchKeys, spec.patchKeysRequired);
+      assert.deepEqual(added, { tags: [{ tag: 'urn:li:tag:a', context: 'again' }, { tag: 'urn:li:tag:b' }, { tag: 'urn:li:tag:a', attribution }, { tag: 'urn:li:tag:c' }] });
+      const removed = applyPatch(added, { arrayPrimaryKeys: { tags: ['tag', 'attribution\u241Fsource'] }, patch: [{ op: 'remove', path: '/tags/urn:li:tag:a', value: {} }] }, spec.patchKeys, spec.patchKeysRequired);
+      assert.deepEqual(removed, { tags: [{ tag: 'urn:li:tag:b' }, { tag: 'urn:li:tag:c' }] });
+    });
+
+    it('still refuse an add that gives fewer keys than an older SDK did', () => {
+      refused('globalTags', undefined, [{ op: 'add', path: '/tags', value: [] }, { op: 'add', path: '/tags/0/x', value: 1 }], 'Patch operation 1 (add /tags/0/x) cannot be applied: Cannot perform an `add` operation at the desired path');
+      refused('ownership', undefined, [{ op: 'add', path: `/owners/${JANE}`, value: { owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD } }], `Patch path /owners/${JANE} needs 2 key segment(s) for owners`);
+    });
+  });
+
   it('create what an add goes through: a schema field\'s entry, keyed by its fieldPath, with its tags (editableSchemaMetadata)', () => {
     const patched = patchOf('editableSchemaMetadata', undefined, [
       { op: 'add', path: '/editableSchemaFieldInfo/customer_id/globalTags/tags/urn:li:tag:pii', value: { tag: 'urn:li:tag:pii' } },
@@ -105,6 +196,18 @@ describe('patches with the aspect\'s template keys', () => {
       [{ op: 'add', path: '/editableSchemaFieldInfo/f/__proto__/polluted', value: true }],
       'Patch operation 0 (add /editableSchemaFieldInfo/f/__proto__/polluted) cannot be applied: JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README',
     );
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('never walk into a prototype on the way to what an add creates (the request\'s keys, or none)', () => {
+    const banned = 'cannot be applied: JSON-Patch: modifying `__proto__` or `constructor/prototype` prop is banned for security reasons, if this was on purpose, please set `banPrototypeModifications` flag false and pass it to this function. More info in fast-json-patch README';
+    for (const [path, arrayPrimaryKeys] of [['/a/__proto__//b', {}], ['/a/constructor/prototype/x', undefined], ['/constructor/prototype/polluted', {}]] as const) {
+      assert.throws(
+        () => applyPatch({ terms: [] }, { patch: [{ op: 'add', path, value: 1 }], ...(arrayPrimaryKeys ? { arrayPrimaryKeys } : {}) }, { terms: ['urn'] }),
+        (error: unknown) => error instanceof ValidationError && error.message === `Patch operation 0 (add ${path}) ${banned}`,
+      );
+    }
+    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).filter((name) => ['', 'b', 'x', 'polluted'].includes(name)), []);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 

@@ -100,8 +100,8 @@ describe('test definition language', () => {
     for (const property of [
       'glossaryTerms.terms.urn.glossaryTermInfo.parentNode',
       'container.container.containerProperties.name',
-      'structuredProperties.io.acryl.privacy.retentionTime',
-      'structuredProperties.urn:li:structuredProperty:io.acryl.privacy.retentionTime',
+      'structuredProperties.com.example.privacy.retentionTime',
+      'structuredProperties.urn:li:structuredProperty:com.example.privacy.retentionTime',
       'urn',
       'entityType',
       '__firstSynchronized',

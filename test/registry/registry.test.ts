@@ -11,6 +11,29 @@ const examples = JSON.parse(readFileSync(new URL('../../../test/fixtures/aspect-
   { valid: unknown[]; invalid: Array<{ value: unknown; field: string }> }
 >;
 
+/** Whether the items of an array property named `field` (anywhere in the schema) have the field at `path`. */
+function itemField(schema: JsonSchema, field: string, path: readonly string[]): boolean {
+  const seen = new Set<unknown>();
+  const items: JsonSchema[] = [];
+  const walk = (s: JsonSchema) => {
+    const node = registry.deref(s);
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const [name, property] of Object.entries(node.properties ?? {})) {
+      const child = registry.deref(property);
+      if (name === field && child.type === 'array' && child.items) items.push(child.items);
+      walk(property);
+      if (child.items) walk(child.items);
+    }
+  };
+  walk(schema);
+  return items.some((item) => {
+    let node: JsonSchema | undefined = item;
+    for (const part of path) node = node && registry.deref(node).properties?.[part];
+    return node !== undefined;
+  });
+}
+
 /** Any entity type that allows the aspect. */
 function aspectSpec(name: string) {
   for (const entity of registry.entityTypes()) {
@@ -81,7 +104,12 @@ describe('entity registry', () => {
       walk(aspect.schema);
       for (const [field, keyFields] of Object.entries(aspect.patchKeys!)) {
         assert.ok(arrays.has(field), `${aspect.name}: ${field} is not an array field`);
-        for (const key of keyFields) assert.ok(arrays.get(field)!.has(key), `${aspect.name}: ${field} items have no ${key}`);
+        // A nested key (attribution␟source) must be a field of a field of the items.
+        for (const key of keyFields) assert.ok(itemField(aspect.schema, field, key.split('\u241F')), `${aspect.name}: ${field} items have no ${key}`);
+      }
+      for (const [field, count] of Object.entries(aspect.patchKeysRequired ?? {})) {
+        const keys = aspect.patchKeys?.[field];
+        assert.ok(keys && Number.isInteger(count) && count >= 1 && count < keys.length, `${aspect.name}: patchKeysRequired.${field} must leave some of its keys optional`);
       }
     }
   });
@@ -92,8 +120,8 @@ describe('entity registry', () => {
       name: 'db.t',
       origin: 'PROD',
     });
-    assert.deepEqual(registry.keyOf(parseUrn('urn:li:structuredProperty:io.acryl.privacy.retentionTime')), {
-      id: 'io.acryl.privacy.retentionTime',
+    assert.deepEqual(registry.keyOf(parseUrn('urn:li:structuredProperty:com.example.privacy.retentionTime')), {
+      id: 'com.example.privacy.retentionTime',
     });
   });
 
@@ -108,7 +136,7 @@ describe('entity registry', () => {
     'urn:li:dataset:(hive,db.t,PROD)',
     'urn:li:dataset:(urn:li:dataPlatform:hive,db.t)',
     'urn:li:dataset:db.t',
-    'urn:li:FOOBAR:(urn:li:dataPlatform:test,x,PROD)',
+    'urn:li:notAType:(urn:li:dataPlatform:test,x,PROD)',
   ];
   for (const text of badKeys) {
     it(`rejects a URN whose key is invalid: ${text}`, () => {

@@ -21,8 +21,8 @@ import {
  */
 
 const ADMIN = 'urnb_restli-python-admin-0123456789abcdefghijklmn';
-const RETENTION = 'urn:li:structuredProperty:io.acryl.privacy.retentionTime';
-const CLASSIFICATION = 'urn:li:structuredProperty:io.acryl.privacy.classification';
+const RETENTION = 'urn:li:structuredProperty:com.example.privacy.retentionTime';
+const CLASSIFICATION = 'urn:li:structuredProperty:com.example.privacy.classification';
 const orders = datasetUrn('restli.py.orders', 'snowflake');
 const customers = datasetUrn('restli.py.customers', 'snowflake');
 // Accents, a dash, a BMP symbol and an astral one: what the emitter escapes to \uXXXX (a pair for 😀).
@@ -69,8 +69,8 @@ describe('a pipeline speaking like DataHub\'s Python emitter over Rest.li', () =
 
   it('defines structured properties by ingestProposal, one proposal at a time', async () => {
     for (const [urn, value] of [
-      [RETENTION, definition('io.acryl.privacy.retentionTime', { valueType: 'urn:li:dataType:datahub.number', allowedValues: [{ value: { double: 30 } }, { value: { double: 90 } }] })],
-      [CLASSIFICATION, definition('io.acryl.privacy.classification', { valueType: 'urn:li:dataType:datahub.string', cardinality: 'MULTIPLE' })],
+      [RETENTION, definition('com.example.privacy.retentionTime', { valueType: 'urn:li:dataType:datahub.number', allowedValues: [{ value: { double: 30 } }, { value: { double: 90 } }] })],
+      [CLASSIFICATION, definition('com.example.privacy.classification', { valueType: 'urn:li:dataType:datahub.string', cardinality: 'MULTIPLE' })],
     ] as const) {
       const res = await t.call(pythonEmit(mcp(urn, 'propertyDefinition', value), editor));
       assert.equal(res.status, 200, res.raw);

@@ -9,7 +9,7 @@ import { pythonEmit, pythonEmitBatch, restliError, type Mcp } from './clients.js
  * their keys (`/tags/<tag urn>`, `/owners/<owner>/<type>`), no arrayPrimaryKeys. urnbase keys
  * them as DataHub's patch templates do.
  */
-const RETENTION = 'urn:li:structuredProperty:io.acryl.privacy.retentionTime';
+const RETENTION = 'urn:li:structuredProperty:com.example.privacy.retentionTime';
 const urn = datasetUrn('restli.patches.orders', 'snowflake');
 const JANE = 'urn:li:corpuser:jane';
 
@@ -30,7 +30,7 @@ describe('DataHub\'s Python SDK patch builders over Rest.li', () => {
     const res = await t.call({
       method: 'POST',
       url: `${V2}/structuredProperty/${enc(RETENTION)}/propertyDefinition`,
-      payload: { qualifiedName: 'io.acryl.privacy.retentionTime', valueType: 'urn:li:dataType:datahub.number', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:datahub.dataset'] },
+      payload: { qualifiedName: 'com.example.privacy.retentionTime', valueType: 'urn:li:dataType:datahub.number', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:datahub.dataset'] },
     });
     assert.equal(res.status, 200);
   });
@@ -102,6 +102,49 @@ describe('DataHub\'s Python SDK patch builders over Rest.li', () => {
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, restliError(400, `Property: ${RETENTION}, value: {string=ninety} should be a number (a "double" member)`));
     assert.deepEqual(await read('globalTags'), { tags: [{ tag: 'urn:li:tag:gold' }] });
+  });
+
+  it("the newest SDKs' paths are written as meant: typeUrn and attribution keys, bare and in the arrayPrimaryKeys envelope", async () => {
+    const newer = datasetUrn('restli.patches.newer', 'snowflake');
+    const STEWARD = 'urn:li:ownershipType:steward';
+    const BOB = 'urn:li:corpuser:bob';
+    const on = (aspectName: string, aspect: unknown): Mcp => ({ ...patchMcp(aspectName, []), entityUrn: newer, aspect });
+    const written = await t.call(
+      pythonEmitBatch([
+        // HasOwnershipPatch.add_owner: (owner, type, typeUrn, source), absent ones empty; an older one wrote None.
+        on('ownership', [
+          { op: 'add', path: `/owners/${JANE}/DATAOWNER//`, value: { owner: JANE, type: 'DATAOWNER' } },
+          { op: 'add', path: `/owners/${JANE}/DATAOWNER/${STEWARD}/`, value: { owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD } },
+          { op: 'add', path: `/owners/${BOB}/TECHNICAL_OWNER/None`, value: { owner: BOB, type: 'TECHNICAL_OWNER' } },
+        ]),
+        // HasTagsPatch.add_tag in the envelope keyed (attribution.source, tag).
+        on('globalTags', { arrayPrimaryKeys: { tags: ['attribution\u241Fsource', 'tag'] }, patch: [{ op: 'add', path: '/tags//urn:li:tag:pii', value: { tag: 'urn:li:tag:pii' } }] }),
+        on('glossaryTerms', [{ op: 'add', path: '/terms/urn:li:glossaryTerm:customer/', value: { urn: 'urn:li:glossaryTerm:customer' } }]),
+        on('structuredProperties', [{ op: 'add', path: `/properties/${RETENTION}/`, value: { propertyUrn: RETENTION, values: [{ double: 60 }] } }]),
+      ]),
+    );
+    assert.equal(written.status, 200, written.raw);
+    assert.deepEqual(written.body, { value: 'success' });
+    const readNewer = async (aspect: string) => (await t.call({ method: 'GET', url: `${V2}/dataset/${enc(newer)}/${aspect}` })).body?.value;
+    assert.deepEqual((await readNewer('ownership')).owners, [
+      { owner: JANE, type: 'DATAOWNER' },
+      { owner: JANE, type: 'DATAOWNER', typeUrn: STEWARD },
+      { owner: BOB, type: 'TECHNICAL_OWNER' },
+    ]);
+    assert.deepEqual(await readNewer('globalTags'), { tags: [{ tag: 'urn:li:tag:pii' }] });
+    assert.deepEqual((await readNewer('glossaryTerms')).terms, [{ urn: 'urn:li:glossaryTerm:customer' }]);
+    assert.deepEqual(await readNewer('structuredProperties'), { properties: [{ propertyUrn: RETENTION, values: [{ double: 60 }] }] });
+
+    // remove_owner(JANE, type_urn=STEWARD): the wildcards last, in the envelope's reordered keys.
+    const removed = await t.call(
+      pythonEmit(on('ownership', { arrayPrimaryKeys: { owners: ['owner', 'typeUrn', 'type', 'attribution\u241Fsource'] }, patch: [{ op: 'remove', path: `/owners/${JANE}/${STEWARD}`, value: {} }] })),
+    );
+    assert.equal(removed.status, 200, removed.raw);
+    assert.deepEqual(removed.body, { value: 'success' });
+    assert.deepEqual((await readNewer('ownership')).owners, [
+      { owner: JANE, type: 'DATAOWNER' },
+      { owner: BOB, type: 'TECHNICAL_OWNER' },
+    ]);
   });
 
   it('an add by part of an owner\'s key is refused, in the Rest.li shape', async () => {

@@ -31,7 +31,7 @@ const KNOWN_FIELDS =
 
 const RETENTION = 'structuredProperties.retention';
 const CREATED = 'structuredProperties.created';
-const TIER = 'structuredProperties.io.acryl.tier';
+const TIER = 'structuredProperties.com.example.tier';
 const REGIONS = 'structuredProperties.regions';
 const SCORES = 'structuredProperties.scores';
 
@@ -51,7 +51,7 @@ describe('search: filters and structured properties', () => {
     t = await testApp();
     const retention = await defineProperty(t, 'retention', { valueType: 'urn:li:dataType:datahub.number' });
     const created = await defineProperty(t, 'created', { valueType: 'urn:li:dataType:datahub.date' });
-    const tier = await defineProperty(t, 'io.acryl.tier');
+    const tier = await defineProperty(t, 'com.example.tier');
     const regions = await defineProperty(t, 'regions', { cardinality: 'MULTIPLE' });
     const scores = await defineProperty(t, 'scores', { valueType: 'urn:li:dataType:datahub.number', cardinality: 'MULTIPLE' });
     const values = (retentionDays: number | undefined, date: string | undefined, tierName: string | undefined, regionList: string[], scoreList: number[]) => [
@@ -382,8 +382,8 @@ describe('search: filters and structured properties', () => {
     });
 
     it("accepts DataHub's underscore form of a qualified name", async () => {
-      assert.deepEqual(await search(t, 'structuredProperties.io_acryl_tier:gold'), [A]);
-      assert.deepEqual(await only('structuredProperties.io_acryl_tier', 'IN', ['silver', 'gold-plus']), sorted([B, C]));
+      assert.deepEqual(await search(t, 'structuredProperties.com_example_tier:gold'), [A]);
+      assert.deepEqual(await only('structuredProperties.com_example_tier', 'IN', ['silver', 'gold-plus']), sorted([B, C]));
     });
   });
 

@@ -167,11 +167,11 @@ describe('query string: field clauses', () => {
 
   it('accepts dotted and underscored field names', () => {
     assert.deepEqual(
-      parseQuery('structuredProperties.io_acryl.privacy.retentionTime:90 _x1:y structuredProperties.io_acryl_x:z'),
+      parseQuery('structuredProperties.com_example.privacy.retentionTime:90 _x1:y structuredProperties.com_example_x:z'),
       and(
-        fieldTerm('structuredProperties.io_acryl.privacy.retentionTime', '90', 1),
-        fieldTerm('_x1', 'y', 56),
-        fieldTerm('structuredProperties.io_acryl_x', 'z', 62),
+        fieldTerm('structuredProperties.com_example.privacy.retentionTime', '90', 1),
+        fieldTerm('_x1', 'y', 59),
+        fieldTerm('structuredProperties.com_example_x', 'z', 65),
       ),
     );
   });
@@ -222,9 +222,9 @@ describe('query string: field clauses', () => {
   });
 
   it('parses _exists_:field', () => {
-    assert.deepEqual(parseQuery('_exists_:structuredProperties.io_acryl.privacy.retentionTime'), {
+    assert.deepEqual(parseQuery('_exists_:structuredProperties.com_example.privacy.retentionTime'), {
       kind: 'exists',
-      field: 'structuredProperties.io_acryl.privacy.retentionTime',
+      field: 'structuredProperties.com_example.privacy.retentionTime',
       column: 1,
     });
   });

@@ -26,7 +26,19 @@ export interface FixtureRequest {
 export interface FixtureResponse {
   statusCodes: number[];
   json?: LexicalJson;
+  /** The exact body as text (`""`: none); urnbase's own suite only (see ParseOptions.own). */
+  text?: string;
   excludeRegexPaths: string[];
+}
+
+export interface ParseOptions {
+  /** `{name}` → its value in every string of the file, as newer DataHub fixtures use `{unique_id}`. */
+  placeholders?: Record<string, string>;
+  /**
+   * urnbase's own suite (test/compat/): `response.text` is read as well, an exact body for answers
+   * that are not JSON (a HEAD's or a DELETE's empty one). DataHub's runner knows no such key.
+   */
+  own?: boolean;
 }
 
 export type FixtureStep =
@@ -41,18 +53,18 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'optio
 
 export class FixtureError extends Error {}
 
-export function loadFixture(path: string, placeholders: Record<string, string> = {}): FixtureStep[] {
-  return parseFixture(readFileSync(path, 'utf8'), placeholders);
+export function loadFixture(path: string, placeholders: Record<string, string> = {}, options: Omit<ParseOptions, 'placeholders'> = {}): FixtureStep[] {
+  return parseFixture(readFileSync(path, 'utf8'), placeholders, options);
 }
 
 /**
  * Parses a fixture file. `placeholders` replace `{name}` in every string of it (URLs, bodies and
  * expected bodies alike), as newer DataHub fixtures use `{unique_id}`.
  */
-export function parseFixture(text: string, placeholders: Record<string, string> = {}): FixtureStep[] {
+export function parseFixture(text: string, placeholders: Record<string, string> = {}, options: Omit<ParseOptions, 'placeholders'> = {}): FixtureStep[] {
   const doc = substitute(parseLexical(text), placeholders);
   if (!Array.isArray(doc)) throw new FixtureError('a fixture file is a list of steps');
-  return doc.map((raw, index) => step(raw, index));
+  return doc.map((raw, index) => step(raw, index, options.own ?? false));
 }
 
 function substitute(value: LexicalJson, placeholders: Record<string, string>): LexicalJson {
@@ -72,7 +84,7 @@ function substitute(value: LexicalJson, placeholders: Record<string, string>): L
   return value;
 }
 
-function step(raw: LexicalJson, index: number): FixtureStep {
+function step(raw: LexicalJson, index: number, own: boolean): FixtureStep {
   const where = `step ${index}`;
   if (!isObject(raw) || !isObject(raw.request ?? null)) throw new FixtureError(`${where}: a step is an object with a "request" object`);
   for (const key of Object.keys(raw)) {
@@ -110,12 +122,12 @@ function step(raw: LexicalJson, index: number): FixtureStep {
       json: request.json,
       headers: request.headers as Record<string, string> | undefined,
     },
-    response: response(raw.response, where),
+    response: response(raw.response, where, own),
     ...(skip !== undefined ? { skip } : {}),
   };
 }
 
-function response(raw: LexicalJson | undefined, where: string): FixtureResponse {
+function response(raw: LexicalJson | undefined, where: string, own: boolean): FixtureResponse {
   if (raw === undefined) return { statusCodes: DEFAULT_STATUS_CODES, excludeRegexPaths: [] };
   if (!isObject(raw)) throw new FixtureError(`${where}: response must be an object`);
   // DataHub's runner reads only these keys; any other one (aspects.json has "value" beside them)
@@ -130,7 +142,14 @@ function response(raw: LexicalJson | undefined, where: string): FixtureResponse 
   }
   const exclude = raw.exclude_regex_paths ?? [];
   if (!Array.isArray(exclude) || exclude.some((p) => typeof p !== 'string')) throw new FixtureError(`${where}: exclude_regex_paths must be a list of strings`);
-  return { statusCodes, excludeRegexPaths: exclude as string[], ...(raw.json !== undefined ? { json: raw.json } : {}) };
+  const text = own ? raw.text : undefined;
+  if (text !== undefined && typeof text !== 'string') throw new FixtureError(`${where}: response.text must be a string`);
+  return {
+    statusCodes,
+    excludeRegexPaths: exclude as string[],
+    ...(raw.json !== undefined ? { json: raw.json } : {}),
+    ...(text !== undefined ? { text } : {}),
+  };
 }
 
 /** Keys of a response object the runner does not read (reported, since they check nothing). */

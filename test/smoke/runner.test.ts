@@ -22,8 +22,8 @@ function scripted(answers: Array<{ status: number; body: string }>): { transport
 
 describe('requests as Python requests sends them', () => {
   it('encodes params with quote_plus and str(): booleans as True/False', () => {
-    const params = parseLexical('{"query": "qualifiedName:entities\\\\.datasetSingle*", "async": false, "count": 1, "x": 2.0, "sort": ["a", "b c"], "none": null}');
-    assert.equal(encodeParams(params as Record<string, LexicalJson>), 'query=qualifiedName%3Aentities%5C.datasetSingle%2A&async=False&count=1&x=2.0&sort=a&sort=b+c');
+    const params = parseLexical('{"query": "qualifiedName:sales\\\\.orders*", "async": false, "count": 1, "x": 2.0, "sort": ["a", "b c"], "none": null}');
+    assert.equal(encodeParams(params as Record<string, LexicalJson>), 'query=qualifiedName%3Asales%5C.orders%2A&async=False&count=1&x=2.0&sort=a&sort=b+c');
     assert.equal(quotePlus("a/b(c)'~ç"), 'a%2Fb%28c%29%27~%C3%A7');
   });
 

@@ -71,6 +71,9 @@ function judge(answer: { status: number; body: string }, expected: Extract<Fixtu
   if (!expected.statusCodes.includes(answer.status)) {
     return `status ${answer.status} not in [${expected.statusCodes.join(', ')}]; body: ${excerpt(answer.body)}`;
   }
+  if (expected.text !== undefined) {
+    return answer.body === expected.text ? undefined : `body differs: ${excerpt(answer.body)}, expected ${excerpt(expected.text)}`;
+  }
   if (expected.json === undefined) return undefined;
   let actual: LexicalJson;
   try {

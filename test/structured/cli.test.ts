@@ -13,8 +13,8 @@ import { YamlFileError } from '../../src/yaml-list.js';
 import { testApp, type TestApp } from '../helpers.js';
 
 const EXAMPLE = `
-- id: io.acryl.privacy.retentionTime
-  qualified_name: io.acryl.privacy.retentionTime
+- id: com.example.privacy.retentionTime
+  qualified_name: com.example.privacy.retentionTime
   type: number
   cardinality: MULTIPLE
   display_name: Retention Time
@@ -26,7 +26,7 @@ const EXAMPLE = `
     - value: 30
       description: 30 days, usually reserved for datasets that are ephemeral and contain pii
     - value: 365
-- urn: urn:li:structuredProperty:io.acryl.dataManagement.steward
+- urn: urn:li:structuredProperty:com.example.dataManagement.steward
   type: URN
   type_qualifier:
     allowed_types:
@@ -42,9 +42,9 @@ describe('structured property YAML (datahub properties upsert format)', () => {
   it('maps every field to a definition', () => {
     assert.deepEqual(propertiesFromYaml(EXAMPLE, 'props.yaml'), [
       {
-        urn: 'urn:li:structuredProperty:io.acryl.privacy.retentionTime',
+        urn: 'urn:li:structuredProperty:com.example.privacy.retentionTime',
         definition: {
-          qualifiedName: 'io.acryl.privacy.retentionTime',
+          qualifiedName: 'com.example.privacy.retentionTime',
           valueType: 'urn:li:dataType:datahub.number',
           cardinality: 'MULTIPLE',
           entityTypes: ['urn:li:entityType:datahub.dataset', 'urn:li:entityType:datahub.dataFlow'],
@@ -57,9 +57,9 @@ describe('structured property YAML (datahub properties upsert format)', () => {
         },
       },
       {
-        urn: 'urn:li:structuredProperty:io.acryl.dataManagement.steward',
+        urn: 'urn:li:structuredProperty:com.example.dataManagement.steward',
         definition: {
-          qualifiedName: 'io.acryl.dataManagement.steward',
+          qualifiedName: 'com.example.dataManagement.steward',
           valueType: 'urn:li:dataType:datahub.urn',
           cardinality: 'SINGLE',
           entityTypes: ['urn:li:entityType:datahub.dataset'],
@@ -112,18 +112,18 @@ describe('urnbase properties upsert / list', () => {
     writeFileSync(file, EXAMPLE);
     assert.deepEqual(await run('upsert', '-f', file), {
       code: 0,
-      lines: ['created   urn:li:structuredProperty:io.acryl.privacy.retentionTime', 'created   urn:li:structuredProperty:io.acryl.dataManagement.steward'],
+      lines: ['created   urn:li:structuredProperty:com.example.privacy.retentionTime', 'created   urn:li:structuredProperty:com.example.dataManagement.steward'],
     });
     assert.deepEqual(await run('upsert', '-f', file), {
       code: 0,
-      lines: ['unchanged urn:li:structuredProperty:io.acryl.privacy.retentionTime', 'unchanged urn:li:structuredProperty:io.acryl.dataManagement.steward'],
+      lines: ['unchanged urn:li:structuredProperty:com.example.privacy.retentionTime', 'unchanged urn:li:structuredProperty:com.example.dataManagement.steward'],
     });
     writeFileSync(file, EXAMPLE.replace('display_name: Steward', 'display_name: Data steward').replace('    - value: 365\n', ''));
     assert.deepEqual(await run('upsert', '-f', file), {
       code: 1,
       lines: [
-        'error     urn:li:structuredProperty:io.acryl.privacy.retentionTime: Cannot restrict values that were previously allowed: urn:li:structuredProperty:io.acryl.privacy.retentionTime no longer allows {double=365}; raise the version (yyyyMMddHHmmss) to make this breaking change',
-        'updated   urn:li:structuredProperty:io.acryl.dataManagement.steward',
+        'error     urn:li:structuredProperty:com.example.privacy.retentionTime: Cannot restrict values that were previously allowed: urn:li:structuredProperty:com.example.privacy.retentionTime no longer allows {double=365}; raise the version (yyyyMMddHHmmss) to make this breaking change',
+        'updated   urn:li:structuredProperty:com.example.dataManagement.steward',
       ],
     });
   });
@@ -140,14 +140,14 @@ describe('urnbase properties upsert / list', () => {
   it('lists definitions with type, cardinality, entity types and soft deletion', async () => {
     await t.call({
       method: 'POST',
-      url: `/openapi/v2/entity/structuredProperty/${encodeURIComponent('urn:li:structuredProperty:io.acryl.dataManagement.steward')}/status`,
+      url: `/openapi/v2/entity/structuredProperty/${encodeURIComponent('urn:li:structuredProperty:com.example.dataManagement.steward')}/status`,
       payload: { removed: true },
     });
     assert.deepEqual(await run('list'), {
       code: 0,
       lines: [
-        'urn:li:structuredProperty:io.acryl.dataManagement.steward  urn  SINGLE  dataset  (soft deleted)',
-        'urn:li:structuredProperty:io.acryl.privacy.retentionTime  number  MULTIPLE  dataset,dataFlow',
+        'urn:li:structuredProperty:com.example.dataManagement.steward  urn  SINGLE  dataset  (soft deleted)',
+        'urn:li:structuredProperty:com.example.privacy.retentionTime  number  MULTIPLE  dataset,dataFlow',
       ],
     });
   });
@@ -195,14 +195,14 @@ describe('urnbase properties: the token', () => {
   it('upsert without --token uses the admin token the server wrote to <data-dir>/admin.token', async () => {
     assert.deepEqual(await run('upsert', '-f', file, '--url', url, '--data-dir', dataDir), {
       code: 0,
-      lines: ['created   urn:li:structuredProperty:io.acryl.privacy.retentionTime', 'created   urn:li:structuredProperty:io.acryl.dataManagement.steward'],
+      lines: ['created   urn:li:structuredProperty:com.example.privacy.retentionTime', 'created   urn:li:structuredProperty:com.example.dataManagement.steward'],
     });
   });
 
   it('reads ./data/admin.token by default, like serve, and $URNBASE_DATA_DIR when set', async () => {
     const listed = [
-      'urn:li:structuredProperty:io.acryl.dataManagement.steward  urn  SINGLE  dataset',
-      'urn:li:structuredProperty:io.acryl.privacy.retentionTime  number  MULTIPLE  dataset,dataFlow',
+      'urn:li:structuredProperty:com.example.dataManagement.steward  urn  SINGLE  dataset',
+      'urn:li:structuredProperty:com.example.privacy.retentionTime  number  MULTIPLE  dataset,dataFlow',
       '',
     ].join('\n');
     const byDefault = await urnbase(['properties', 'list', '--url', url], { cwd: root });

@@ -133,18 +133,18 @@ describe('structured property definitions', () => {
   });
 
   it('rejects a name that differs from a live property only by . versus _', async () => {
-    await defineProperty(t, 'io.acryl.collide');
+    await defineProperty(t, 'com.example.collide');
     await rejects(
-      'io_acryl.collide',
-      definition('io_acryl.collide'),
-      `Structured property qualifiedName "io_acryl.collide" collides with live property ${propertyUrn('io.acryl.collide')}: names that differ only by '.' and '_' share the search field structuredProperties.io_acryl_collide`,
+      'com_example.collide',
+      definition('com_example.collide'),
+      `Structured property qualifiedName "com_example.collide" collides with live property ${propertyUrn('com.example.collide')}: names that differ only by '.' and '_' share the search field structuredProperties.com_example_collide`,
     );
   });
 
   it('allows that name once the other property is soft deleted', async () => {
-    await defineProperty(t, 'io.acryl.collide2');
-    await setStatus(t, propertyUrn('io.acryl.collide2'), true);
-    const res = await postDefinition(t, 'io_acryl_collide2', definition('io_acryl_collide2'));
+    await defineProperty(t, 'com.example.collide2');
+    await setStatus(t, propertyUrn('com.example.collide2'), true);
+    const res = await postDefinition(t, 'com_example_collide2', definition('com_example_collide2'));
     assert.equal(res.status, 200);
   });
 

@@ -20,25 +20,25 @@ describe('structured properties: the seed flows end to end', () => {
   before(async () => (t = await testApp()));
   after(() => t.app.close());
 
-  const retention = propertyUrn('io.acryl.privacy.retentionTime');
-  const retention02 = propertyUrn('io.acryl.privacy.retentionTime02');
-  const dataset = datasetUrn('datasetStructPropV2');
+  const retention = propertyUrn('com.example.privacy.retentionTime');
+  const cadence = propertyUrn('com.example.privacy.refreshCadence');
+  const dataset = datasetUrn('lifecycle.orders');
 
   it('creates a definition and reads it back wrapped in {value}', async () => {
     const body = {
-      qualifiedName: 'io.acryl.privacy.retentionTime',
+      qualifiedName: 'com.example.privacy.retentionTime',
       valueType: 'urn:li:dataType:datahub.number',
-      description: 'Retention Time is used to figure out how long to retain records in a dataset',
-      displayName: 'Retention Time',
+      description: 'How many days a record may be kept before it is purged',
+      displayName: 'Retention (days)',
       cardinality: 'MULTIPLE',
       entityTypes: ['urn:li:entityType:datahub.dataset', 'urn:li:entityType:datahub.dataFlow'],
       allowedValues: [
-        { value: { double: 30 }, description: '30 days, usually reserved for datasets that are ephemeral' },
-        { value: { double: 60 }, description: 'Use this for datasets that drive monthly reporting' },
-        { value: { double: 365 }, description: 'Use this for non-sensitive data that can be retained for longer' },
+        { value: { double: 30 }, description: 'A month: staging and scratch tables' },
+        { value: { double: 60 }, description: 'Two months: what monthly close needs' },
+        { value: { double: 365 }, description: 'A year: anything without personal data' },
       ],
     };
-    const created = await postDefinition(t, 'io.acryl.privacy.retentionTime', body);
+    const created = await postDefinition(t, 'com.example.privacy.retentionTime', body);
     assert.equal(created.status, 200);
     assert.deepEqual(created.body, { urn: retention, aspects: { propertyDefinition: { value: body } } });
     const read = await t.call({ method: 'GET', url: `${V2}/structuredProperty/${enc(retention)}/propertyDefinition` });
@@ -57,72 +57,72 @@ describe('structured properties: the seed flows end to end', () => {
   });
 
   it('patch add appends a second property after the first', async () => {
-    await defineProperty(t, 'io.acryl.privacy.retentionTime02', {
-      allowedValues: [{ value: { string: 'foo2' }, description: 'test foo2 value' }, { value: { string: 'bar2' }, description: 'test bar2 value' }],
+    await defineProperty(t, 'com.example.privacy.refreshCadence', {
+      allowedValues: [{ value: { string: 'hourly' }, description: 'Every hour' }, { value: { string: 'daily' }, description: 'Once a day' }],
     });
     const res = await patchValues(t, dataset, [
-      { op: 'add', path: `/properties/${retention02}`, value: { propertyUrn: retention02, values: [{ string: 'bar2' }] } },
+      { op: 'add', path: `/properties/${cadence}`, value: { propertyUrn: cadence, values: [{ string: 'daily' }] } },
     ]);
     assert.equal(res.status, 200);
     assert.equal(res.body.urn, dataset);
     assert.deepEqual(res.body.aspects.structuredProperties.value.properties, [
       { propertyUrn: retention, values: [{ double: 60 }] },
-      { propertyUrn: retention02, values: [{ string: 'bar2' }] },
+      { propertyUrn: cadence, values: [{ string: 'daily' }] },
     ]);
   });
 
   it('patch remove deletes only that property', async () => {
-    const res = await patchValues(t, dataset, [{ op: 'remove', path: `/properties/${retention02}` }]);
+    const res = await patchValues(t, dataset, [{ op: 'remove', path: `/properties/${cadence}` }]);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.aspects.structuredProperties.value.properties, [{ propertyUrn: retention, values: [{ double: 60 }] }]);
   });
 
   it('re-adding a removed property with a different value yields the new value', async () => {
     const res = await patchValues(t, dataset, [
-      { op: 'add', path: `/properties/${retention02}`, value: { propertyUrn: retention02, values: [{ string: 'foo2' }] } },
+      { op: 'add', path: `/properties/${cadence}`, value: { propertyUrn: cadence, values: [{ string: 'hourly' }] } },
     ]);
     assert.deepEqual(res.body.aspects.structuredProperties.value.properties, [
       { propertyUrn: retention, values: [{ double: 60 }] },
-      { propertyUrn: retention02, values: [{ string: 'foo2' }] },
+      { propertyUrn: cadence, values: [{ string: 'hourly' }] },
     ]);
   });
 
   it('soft delete hides the property from entities, keeps it in storage, and denies its use', async () => {
-    assert.equal((await setStatus(t, retention02, true)).status, 200);
+    assert.equal((await setStatus(t, cadence, true)).status, 200);
     assert.deepEqual(await readValues(t, dataset), [{ propertyUrn: retention, values: [{ double: 60 }] }]);
     const entity = await t.call({ method: 'GET', url: `${V2}/dataset/${enc(dataset)}?aspects=structuredProperties` });
     assert.deepEqual(entity.body.aspects.structuredProperties.value.properties, [{ propertyUrn: retention, values: [{ double: 60 }] }]);
     const [stored] = await t.services.store.getLatest(dataset, ['structuredProperties']);
     assert.equal((stored.value as { properties: unknown[] }).properties.length, 2, 'storage keeps the value');
 
-    const update = await postDefinition(t, 'io.acryl.privacy.retentionTime02', definition('io.acryl.privacy.retentionTime02', { description: 'x' }));
+    const update = await postDefinition(t, 'com.example.privacy.refreshCadence', definition('com.example.privacy.refreshCadence', { description: 'x' }));
     assert.equal(update.status, 400);
     assert.deepEqual(update.body, {
       error: 'Validation Error',
-      message: `Cannot mutate a soft deleted Structured Property Definition: ${retention02}`,
+      message: `Cannot mutate a soft deleted Structured Property Definition: ${cadence}`,
     });
 
     const other = datasetUrn('softdeleted.other');
-    const byPost = await postValues(t, other, [{ propertyUrn: retention02, values: [{ string: 'bar2' }] }]);
+    const byPost = await postValues(t, other, [{ propertyUrn: cadence, values: [{ string: 'daily' }] }]);
     assert.equal(byPost.status, 400);
-    assert.deepEqual(byPost.body, { error: 'Validation Error', message: `Cannot apply a soft deleted Structured Property value: ${retention02}` });
+    assert.deepEqual(byPost.body, { error: 'Validation Error', message: `Cannot apply a soft deleted Structured Property value: ${cadence}` });
     const byPatch = await patchValues(t, other, [
-      { op: 'add', path: `/properties/${retention02}`, value: { propertyUrn: retention02, values: [{ string: 'bar2' }] } },
+      { op: 'add', path: `/properties/${cadence}`, value: { propertyUrn: cadence, values: [{ string: 'daily' }] } },
     ]);
     assert.equal(byPatch.status, 400);
-    assert.deepEqual(byPatch.body, { error: 'Validation Error', message: `Cannot apply a soft deleted Structured Property value: ${retention02}` });
+    assert.deepEqual(byPatch.body, { error: 'Validation Error', message: `Cannot apply a soft deleted Structured Property value: ${cadence}` });
     const byBatch = await t.call({
       method: 'POST',
       url: `${V2}/dataset`,
-      payload: [{ urn: other, aspects: { structuredProperties: { value: { properties: [{ propertyUrn: retention02, values: [{ string: 'bar2' }] }] } } } }],
+      payload: [{ urn: other, aspects: { structuredProperties: { value: { properties: [{ propertyUrn: cadence, values: [{ string: 'daily' }] }] } } } }],
     });
     assert.equal(byBatch.status, 400);
-    assert.equal(byBatch.body.message, `Cannot apply a soft deleted Structured Property value: ${retention02}`);
+    assert.equal(byBatch.body.message, `Cannot apply a soft deleted Structured Property value: ${cadence}`);
     assert.equal((await t.call({ method: 'HEAD', url: `${V2}/dataset/${enc(other)}` })).status, 404, 'nothing written');
 
     await assert.rejects(
-      assertFilterable(t.services.store, [retention, retention02]),
-      (e: unknown) => e instanceof ValidationError && e.message === `Cannot filter on deleted Structured Property [${retention02}]`,
+      assertFilterable(t.services.store, [retention, cadence]),
+      (e: unknown) => e instanceof ValidationError && e.message === `Cannot filter on deleted Structured Property [${cadence}]`,
     );
     await assert.doesNotReject(assertFilterable(t.services.store, [retention]));
   });
@@ -136,28 +136,28 @@ describe('structured properties: the seed flows end to end', () => {
     assert.equal(emptied.status, 200);
     assert.deepEqual(emptied.body.aspects.structuredProperties.value.properties, []);
     const [stored] = await t.services.store.getLatest(dataset, ['structuredProperties']);
-    assert.deepEqual((stored.value as { properties: unknown[] }).properties, [{ propertyUrn: retention02, values: [{ string: 'foo2' }] }]);
+    assert.deepEqual((stored.value as { properties: unknown[] }).properties, [{ propertyUrn: cadence, values: [{ string: 'hourly' }] }]);
     await postValues(t, dataset, [{ propertyUrn: retention, values: [{ double: 60 }] }]);
   });
 
   it('restoring with {removed:false} brings the value back with no data lost', async () => {
-    assert.equal((await setStatus(t, retention02, false)).status, 200);
+    assert.equal((await setStatus(t, cadence, false)).status, 200);
     assert.deepEqual(await readValues(t, dataset), [
       { propertyUrn: retention, values: [{ double: 60 }] },
-      { propertyUrn: retention02, values: [{ string: 'foo2' }] },
+      { propertyUrn: cadence, values: [{ string: 'hourly' }] },
     ]);
-    await assert.doesNotReject(assertFilterable(t.services.store, [retention02]));
+    await assert.doesNotReject(assertFilterable(t.services.store, [cadence]));
   });
 
   it('restoring by deleting the status aspect works too', async () => {
-    await setStatus(t, retention02, true);
+    await setStatus(t, cadence, true);
     assert.deepEqual(await readValues(t, dataset), [{ propertyUrn: retention, values: [{ double: 60 }] }]);
-    const res = await t.call({ method: 'DELETE', url: `${V2}/structuredProperty/${enc(retention02)}/status` });
+    const res = await t.call({ method: 'DELETE', url: `${V2}/structuredProperty/${enc(cadence)}/status` });
     assert.equal(res.status, 200);
     assert.equal((await readValues(t, dataset) as unknown[]).length, 2);
-    const update = await postDefinition(t, 'io.acryl.privacy.retentionTime02', {
-      ...definition('io.acryl.privacy.retentionTime02', {
-        allowedValues: [{ value: { string: 'foo2' }, description: 'test foo2 value' }, { value: { string: 'bar2' }, description: 'test bar2 value' }],
+    const update = await postDefinition(t, 'com.example.privacy.refreshCadence', {
+      ...definition('com.example.privacy.refreshCadence', {
+        allowedValues: [{ value: { string: 'hourly' }, description: 'Every hour' }, { value: { string: 'daily' }, description: 'Once a day' }],
       }),
       description: 'updates work again',
     });

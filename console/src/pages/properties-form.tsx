@@ -96,7 +96,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
             onInput={(e) => setQualifiedName((e.target as HTMLInputElement).value)}
           />
           <p class="muted" id="pf-qualified-name-hint">
-            {editing ? 'A qualified name never changes.' : 'No spaces, e.g. io.acryl.privacy.retentionTime; the property is urn:li:structuredProperty:<qualified name>.'}
+            {editing ? 'A qualified name never changes.' : 'No spaces, e.g. com.example.privacy.retentionTime; the property is urn:li:structuredProperty:<qualified name>.'}
           </p>
         </div>
         <div>

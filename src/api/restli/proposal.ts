@@ -33,9 +33,7 @@ export function proposalOf(mcp: unknown, where: string, registry: Registry): Pro
   else if (changeType !== 'DELETE') proposal.value = aspectJson(mcp.aspect, where, [JSON_TYPE]);
   const systemMetadata = clientSystemMetadata(mcp.systemMetadata, `${where}.systemMetadata`);
   if (systemMetadata) proposal.systemMetadata = systemMetadata;
-  const ifVersionMatch = conditions(mcp.headers, `${where}.headers`);
-  if (ifVersionMatch !== undefined) proposal.ifVersionMatch = ifVersionMatch;
-  return proposal;
+  return { ...proposal, ...conditions(mcp.headers, `${where}.headers`) };
 }
 
 /** The entity URN, which must be of the proposal's entityType. */
@@ -73,17 +71,19 @@ function aspectJson(aspect: unknown, where: string, types: readonly string[]): u
 }
 
 /**
- * The proposal's headers: If-Version-Match is honoured. DataHub's time conditions are refused
- * rather than ignored, since ignoring a condition would write what the client meant to guard.
+ * The proposal's headers: If-Version-Match and If-None-Match are honoured. DataHub's time
+ * conditions are refused rather than ignored, since ignoring a condition would write what the
+ * client meant to guard.
  */
-function conditions(raw: unknown, where: string): string | undefined {
-  if (raw === undefined || raw === null) return undefined;
+function conditions(raw: unknown, where: string): Pick<Proposal, 'ifVersionMatch' | 'ifNoneMatch'> {
+  if (raw === undefined || raw === null) return {};
   if (!isRecord(raw) || !Object.values(raw).every((v) => typeof v === 'string')) throw new ValidationError(`${where} must map strings to strings`);
-  let ifVersionMatch: string | undefined;
+  const found: Pick<Proposal, 'ifVersionMatch' | 'ifNoneMatch'> = {};
   for (const [name, value] of Object.entries(raw)) {
     const lower = name.toLowerCase();
-    if (lower === 'if-version-match') ifVersionMatch = value as string;
+    if (lower === 'if-version-match') found.ifVersionMatch = value as string;
+    else if (lower === 'if-none-match') found.ifNoneMatch = value as string;
     else if (lower === 'if-modified-since' || lower === 'if-unmodified-since') throw new ValidationError(`${where}: the ${name} condition is not supported; use If-Version-Match`);
   }
-  return ifVersionMatch;
+  return found;
 }

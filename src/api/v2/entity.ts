@@ -7,7 +7,7 @@ import { isRecord } from '../../json.js';
 import { Pacer } from '../../pace.js';
 import type { Services } from '../../services.js';
 import { writeContext } from '../context.js';
-import { aspectWrite, entityDeletion, requestHeader, singleWriteType, withCreated } from '../entity-writes.js';
+import { aspectWrite, entityDeletion, requestConditions, singleWriteType, withCreated } from '../entity-writes.js';
 import { aspectList } from '../params.js';
 import { typedUrn } from '../urns.js';
 import { aspectJson, changesJson, entityJson } from './shapes.js';
@@ -54,7 +54,8 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
 
   app.head<{ Params: EntityParams }>(`${prefix}/:type/:urn`, { schema: s.headEntity, config: READ }, async (req, reply) => {
     const { urn, entity } = checkUrn(req.params.type, req.params.urn);
-    return reply.status((await reader.exists(urn.text, entity)) ? 204 : 404).send();
+    // As DataHub's: a soft-deleted entity does not exist for HEAD (GET still reads it).
+    return reply.status((await reader.live(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.delete<{ Params: EntityParams; Querystring: s.DeleteQuery }>(
@@ -82,9 +83,10 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
   );
 
   app.head<{ Params: AspectParams }>(`${prefix}/:type/:urn/:aspect`, { schema: s.headAspect, config: READ }, async (req, reply) => {
-    const { entity } = checkUrn(req.params.type, req.params.urn);
+    const { urn, entity } = checkUrn(req.params.type, req.params.urn);
     if (!registry.aspectOf(entity, req.params.aspect)) return reply.status(404).send();
-    return reply.status((await reader.getAspect(req.params.urn, req.params.aspect)) ? 204 : 404).send();
+    const found = (await reader.getAspect(urn.text, req.params.aspect)) !== undefined;
+    return reply.status(found && (await reader.live(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.post<{ Params: AspectParams; Querystring: s.WriteAspectQuery; Body: unknown }>(
@@ -97,10 +99,12 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
         aspect: req.params.aspect,
         changeType: singleWriteType(q.createIfNotExists ?? false, q.createEntityIfNotExists ?? false),
         value: req.body,
-        ifVersionMatch: requestHeader(req, 'if-version-match'),
+        ...requestConditions(req),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
-      return reply.status(q.async ? 202 : 200).send(changesJson(changes, q.systemMetadata ?? false)[0]);
+      // A create dropped under If-None-Match: * on an entity without the aspect has nothing to show.
+      const written = changesJson(changes, q.systemMetadata ?? false)[0] ?? { urn: req.params.urn, aspects: {} };
+      return reply.status(q.async ? 202 : 200).send(written);
     },
   );
 
@@ -113,7 +117,7 @@ export function entityRoutesV2(app: FastifyInstance, services: Services): void {
         aspect: req.params.aspect,
         changeType: 'PATCH',
         patch: parsePatchDocument(req.body),
-        ifVersionMatch: requestHeader(req, 'if-version-match'),
+        ...requestConditions(req),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       return changesJson(changes, req.query.systemMetadata ?? false)[0];

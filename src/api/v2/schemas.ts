@@ -117,9 +117,9 @@ export const getEntity = {
 export const headEntity = {
   operationId: 'headEntity',
   tags,
-  summary: 'Does the entity exist? 204 or 404',
+  summary: 'Does the entity exist (and is not soft-deleted)? 204 or 404',
   params: entityParams,
-  answers: { 204: { description: 'The entity exists' }, 400: INVALID_URN, 404: 'No such entity' },
+  answers: { 204: { description: 'The entity exists and is not soft-deleted' }, 400: INVALID_URN, 404: 'No such entity, or it is soft-deleted (status.removed)' },
 };
 
 export const deleteEntity = {
@@ -162,9 +162,9 @@ export const getAspect = {
 export const headAspect = {
   operationId: 'headAspect',
   tags,
-  summary: 'Does the aspect exist? 204 or 404',
+  summary: 'Does the aspect exist (on an entity that is not soft-deleted)? 204 or 404',
   params: aspectParams,
-  answers: { 204: { description: 'The aspect exists' }, 400: INVALID_URN, 404: 'An unknown aspect name, or no such aspect' },
+  answers: { 204: { description: 'The aspect exists' }, 400: INVALID_URN, 404: 'An unknown aspect name, no such aspect, or a soft-deleted entity' },
 };
 
 export const postAspect = {
@@ -174,24 +174,27 @@ export const postAspect = {
   params: aspectParams,
   headers: {
     type: 'object',
-    properties: { 'if-version-match': { type: 'string', description: 'Current version must equal this (-1: must not exist)' } },
+    properties: {
+      'if-version-match': { type: 'string', description: 'Current version must equal this (-1: must not exist)' },
+      'if-none-match': { type: 'string', description: '`*`: a create that finds the aspect (or entity) writes nothing instead of failing' },
+    },
   },
   querystring: {
     type: 'object',
     properties: {
       async: bool('Accepted for DataHub compatibility; the write is committed before the answer'),
       systemMetadata: bool('Include systemMetadata in the response'),
-      createIfNotExists: bool('Fail with 409 when the aspect exists'),
-      createEntityIfNotExists: bool('Fail with 409 when the entity exists'),
+      createIfNotExists: bool('Fail with 409 when the aspect exists (unless If-None-Match: *)'),
+      createEntityIfNotExists: bool('Fail with 409 when the entity exists (unless If-None-Match: *)'),
     },
   },
   body: { type: 'object', additionalProperties: true, description: 'The bare aspect value' },
   response: { 400: error, 409: error, 412: error },
   answers: {
-    200: { description: 'The entity with the aspect written', body: ref('Entity') },
+    200: { description: 'The entity with the aspect written (as stored, when If-None-Match: * dropped the create)', body: ref('Entity') },
     202: { description: 'With async=true: the same body. Committed before the answer all the same', body: ref('Entity') },
     ...writeRefusals,
-    409: `${CONCURRENT}, or (createIfNotExists, createEntityIfNotExists) the aspect or entity exists`,
+    409: `${CONCURRENT}, or (createIfNotExists, createEntityIfNotExists, without If-None-Match: *) the aspect or entity exists`,
     412: 'If-Version-Match does not hold',
   },
 };

@@ -1,14 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { parsePatchDocument } from '../../ingest/patch.js';
 import type { Proposal } from '../../ingest/proposal.js';
 import { isRecord } from '../../json.js';
-import type { Reader } from '../../read/read.js';
-import type { EntitySpec, Registry } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
-import type { Urn } from '../../urn/urn.js';
 import { writeContext } from '../context.js';
-import { aspectWrite, entityDeletion, requestHeader, singleWriteType } from '../entity-writes.js';
+import { aspectWrite, entityDeletion, requestConditions, singleWriteType } from '../entity-writes.js';
 import { aspectList } from '../params.js';
 import { requestUrn, typedUrn } from '../urns.js';
 import * as s from './schemas.js';
@@ -44,7 +41,7 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
 
   app.head<{ Params: EntityParams }>(`${V3}/:entityName/:urn`, { schema: s.headEntity, config: READ }, async (req, reply) => {
     const { urn, entity } = requestUrn(registry, req.params.urn);
-    return reply.status((await live(reader, registry, urn, entity)) ? 204 : 404).send();
+    return reply.status((await reader.live(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.delete<{ Params: EntityParams; Querystring: s.DeleteQuery }>(`${V3}/:entityName/:urn`, { schema: s.deleteEntity, config: WRITE }, async (req, reply) => {
@@ -67,7 +64,7 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
   app.head<{ Params: AspectParams }>(`${V3}/:entityName/:urn/:aspectName`, { schema: s.headAspect, config: READ }, async (req, reply) => {
     const { urn, entity } = requestUrn(registry, req.params.urn);
     const found = registry.aspectOf(entity, req.params.aspectName) !== undefined && (await reader.getAspect(urn.text, req.params.aspectName)) !== undefined;
-    return reply.status(found && (await live(reader, registry, urn, entity)) ? 204 : 404).send();
+    return reply.status(found && (await reader.live(urn.text, entity)) ? 204 : 404).send();
   });
 
   app.delete<{ Params: AspectParams }>(`${V3}/:entityName/:urn/:aspectName`, { schema: s.deleteAspect, config: WRITE }, async (req, reply) => {
@@ -85,9 +82,12 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
       const createEntity = q.createIfEntityNotExists ?? q.createEntityIfNotExists ?? false;
       const changeType = singleWriteType(q.createIfNotExists ?? true, createEntity);
       if (!isRecord(req.body)) throw new ValidationError('The body must be {"value": …, "systemMetadata"?: …, "headers"?: …}');
-      const proposal = withHeader(aspectWrite(urn.text, req.params.aspectName, req.body, 'body', changeType), req);
+      // The body's `headers` decide; the HTTP request's headers count where they do not say.
+      const proposal = { ...requestConditions(req), ...aspectWrite(urn.text, req.params.aspectName, req.body, 'body', changeType) };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
-      return reply.status(q.async ? 202 : 200).send(changesJsonV3(changes, q.systemMetadata ?? false)[0]);
+      // A create dropped under If-None-Match: * on an entity without the aspect has nothing to show.
+      const written = changesJsonV3(changes, q.systemMetadata ?? false)[0] ?? { urn: urn.text };
+      return reply.status(q.async ? 202 : 200).send(written);
     },
   );
 
@@ -101,24 +101,11 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
         aspect: req.params.aspectName,
         changeType: 'PATCH',
         patch: parsePatchDocument(req.body),
-        ifVersionMatch: requestHeader(req, 'if-version-match'),
+        ...requestConditions(req),
       };
       const changes = await reader.present(await ingest.ingest([proposal], writeContext(req)));
       // DataHub answers 200 here whatever `async` says.
       return changesJsonV3(changes, req.query.systemMetadata ?? false)[0];
     },
   );
-}
-
-/** The body's `headers` decide If-Version-Match; the HTTP header counts when they do not say. */
-function withHeader(proposal: Proposal, req: FastifyRequest): Proposal {
-  return proposal.ifVersionMatch === undefined ? { ...proposal, ifVersionMatch: requestHeader(req, 'if-version-match') } : proposal;
-}
-
-/** Exists and is not soft-deleted (`status.removed`): what DataHub's HEAD calls existing. */
-async function live(reader: Reader, registry: Registry, urn: Urn, entity: EntitySpec): Promise<boolean> {
-  if (!(await reader.exists(urn.text, entity))) return false;
-  if (!registry.aspectOf(entity, 'status')) return true;
-  const status = await reader.getAspect(urn.text, 'status');
-  return !(isRecord(status?.value) && status.value.removed === true);
 }

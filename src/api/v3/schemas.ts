@@ -70,7 +70,7 @@ const aspectWrapper = {
   properties: {
     value: { type: 'object', additionalProperties: true },
     systemMetadata: { type: 'object', additionalProperties: true },
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'e.g. {"If-Version-Match": "3"}' },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'e.g. {"If-Version-Match": "3"}, or {"If-None-Match": "*"} on a create' },
   },
 };
 const entityBody = {
@@ -283,20 +283,27 @@ const ifVersionHeader = {
   type: 'object',
   properties: { 'if-version-match': { type: 'string', description: 'Current version must equal this (-1: must not exist); the body\'s headers win' } },
 };
+const conditionHeaders = {
+  type: 'object',
+  properties: {
+    ...ifVersionHeader.properties,
+    'if-none-match': { type: 'string', description: '`*`: a create that finds the aspect (or entity) writes nothing instead of failing; the body\'s headers win' },
+  },
+};
 
 export const postAspect = {
   operationId: 'createAspectV3',
   tags,
   summary: 'Write one aspect: creates it by default (createIfNotExists=true), upserts with createIfNotExists=false',
   params: typedAspectParams,
-  headers: ifVersionHeader,
+  headers: conditionHeaders,
   querystring: {
     type: 'object',
     properties: {
       async: bool('Answer 202 (default false); the write is committed before the answer either way'),
       systemMetadata,
-      createIfNotExists: bool('Refuse (409) when the aspect exists (default true)'),
-      createIfEntityNotExists: bool('Refuse (409) when the entity exists (default false)'),
+      createIfNotExists: bool('Refuse (409) when the aspect exists (default true), unless If-None-Match: *'),
+      createIfEntityNotExists: bool('Refuse (409) when the entity exists (default false), unless If-None-Match: *'),
       createEntityIfNotExists: bool('Another spelling of createIfEntityNotExists'),
     },
   },
@@ -308,10 +315,10 @@ export const postAspect = {
   },
   response: refusals,
   answers: {
-    200: { description: 'The entity with the aspect written', body: ref('EntityV3') },
+    200: { description: 'The entity with the aspect written (as stored, when If-None-Match: * dropped the create)', body: ref('EntityV3') },
     202: { description: 'With async=true: the same body. Committed before the answer all the same', body: ref('EntityV3') },
     400: `${WRITE_400}, or a URN of another type than the path names`,
-    409: `${CONCURRENT}, or (createIfNotExists, createIfEntityNotExists) the aspect or entity exists`,
+    409: `${CONCURRENT}, or (createIfNotExists, createIfEntityNotExists, without If-None-Match: *) the aspect or entity exists`,
     412: 'If-Version-Match does not hold',
   } satisfies Answers,
 };
