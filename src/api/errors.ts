@@ -111,6 +111,23 @@ const STATUS_NAMES: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
+/** How long a request refused before its body arrived may go on sending it (then its connection is closed). */
+const LINGER_MS = 1000;
+
+/**
+ * A request refused before its body was read (401, 413, …): Node reads and drops the rest of the
+ * body, so that a client still sending reads the answer rather than a broken connection (as
+ * nginx lingers); but a body that has not all arrived within LINGER_MS is not waited for, and the
+ * connection is closed: slow senders were kept open for minutes after their 401.
+ */
+function lingerThenClose(request: FastifyRequest): void {
+  const incoming = request.raw;
+  const timer = setTimeout(() => incoming.socket.destroy(), LINGER_MS);
+  const settled = () => clearTimeout(timer);
+  incoming.once('end', settled);
+  incoming.once('close', settled);
+}
+
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body, headers } = toHttpError(error);
@@ -125,9 +142,7 @@ export function registerErrorHandlers(app: FastifyInstance): void {
       body.requestId = String(request.id);
     }
     if (headers) reply.headers(headers);
-    // Refused before its body was read (401, 413, …): the connection closes after the answer
-    // rather than wait for the rest of a body that may trickle in for minutes.
-    if (!request.raw.complete) reply.header('connection', 'close');
+    if (!request.raw.complete) lingerThenClose(request);
     if (request.routeOptions.config?.errorFormat === 'restli') {
       return reply.status(status).headers(RESTLI_ERROR_HEADERS).send(restliErrorBody(status, body));
     }
