@@ -122,7 +122,8 @@ const LINGER_MS = 1000;
  */
 function lingerThenClose(request: FastifyRequest): void {
   const incoming = request.raw;
-  const timer = setTimeout(() => incoming.socket.destroy(), LINGER_MS);
+  // (app.inject's requests have a socket of their own making, without destroy.)
+  const timer = setTimeout(() => incoming.socket?.destroy?.(), LINGER_MS).unref();
   const settled = () => clearTimeout(timer);
   incoming.once('end', settled);
   incoming.once('close', settled);
