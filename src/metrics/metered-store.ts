@@ -7,6 +7,7 @@ const TIMED = [
   'getLatest',
   'getLatestMany',
   'getVersion',
+  'getHistory',
   'scanAspect',
   'listUrns',
   'getLatestRange',

@@ -29,6 +29,18 @@ export interface StoredAspect {
   systemMetadata: SystemMetadata;
 }
 
+/** One stored value of an aspect, as a timeline reads it: which write it was, and when and by whom. */
+export interface AspectVersion {
+  aspect: string;
+  /** systemMetadata.version of the value: 1 for the first write, +1 per change. */
+  version: number;
+  /** The latest value (storage version 0); the others are history. */
+  latest: boolean;
+  value: unknown;
+  /** When and by whom the value was written (the row's created_on, created_by: aspectModified). */
+  created: AuditStamp;
+}
+
 /** Write a new latest value; the previous latest (if any) moves into history. */
 export interface AspectPut {
   kind: 'put';
@@ -131,6 +143,13 @@ export interface Store extends TokenStore {
   getLatestMany(urns: readonly string[], aspects?: readonly string[]): Promise<StoredAspect[]>;
   /** One aspect at a storage version (0 = latest). */
   getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined>;
+  /**
+   * The versions of an entity's aspects a timeline from `since` (epoch millis) needs, by aspect
+   * and then version (oldest first): per aspect, its latest value and each earlier one down to the
+   * newest written before `since` (what the first change in the window is computed from). One
+   * statement; at most `limit` rows (a caller asks one more than it accepts, to know there are more).
+   */
+  getHistory(urn: string, since: number, limit: number): Promise<AspectVersion[]>;
   /** Latest values of one aspect across all entities, in URN order, strictly after `after`. */
   scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]>;
   /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ingest } from '../../src/ingest/ingest.js';
 import { Registry } from '../../src/registry/registry.js';
-import { StaleWriteError, type AspectWrite, type ChangeEvent, type Store, type StoredAspect, type TokenRecord } from '../../src/store/store.js';
+import { StaleWriteError, type AspectVersion, type AspectWrite, type ChangeEvent, type Store, type StoredAspect, type TokenRecord } from '../../src/store/store.js';
 import { STORE_FACTORIES, type StoreHandle } from './stores.js';
 
 const registry = Registry.load();
@@ -148,6 +148,35 @@ for (const factory of STORE_FACTORIES) {
       await write(false);
       assert.deepEqual((await store.getVersion(urn, 'status', 1))?.value, { removed: true });
       assert.equal(await store.getVersion(urn, 'status', 2), undefined, 'version 2 is the latest, not history');
+    });
+
+    it("reads an entity's history for a timeline: per aspect, the versions since a time and the newest one before it", async () => {
+      const urn = dataset('timeline.h');
+      const at = (aspect: string, value: unknown, version: number, time: number, actor = 'urn:li:corpuser:a'): AspectWrite => ({
+        kind: 'put', urn, entityType: 'dataset', aspect, value, expectedVersion: version - 1,
+        systemMetadata: { ...sm(version, time), aspectModified: { time, actor } },
+      });
+      await store.commit({ writes: [at('datasetKey', { name: 'timeline.h' }, 1, 50), at('status', { removed: false }, 1, 100)], events: [] });
+      await store.commit({ writes: [at('globalTags', { tags: [] }, 1, 150)], events: [] });
+      for (const [version, time] of [[2, 200], [3, 300], [4, 400]]) {
+        await store.commit({ writes: [at('status', { removed: version % 2 === 0 }, version, time, `urn:li:corpuser:w${version}`)], events: [] });
+      }
+      const shown = (rows: AspectVersion[]) => rows.map((r) => [r.aspect, r.version, r.latest, r.created.time]);
+      assert.deepEqual(shown(await store.getHistory(urn, 250, 100)), [
+        ['datasetKey', 1, true, 50],
+        ['globalTags', 1, true, 150],
+        ['status', 2, false, 200],
+        ['status', 3, false, 300],
+        ['status', 4, true, 400],
+      ]);
+      const all = await store.getHistory(urn, 0, 100);
+      assert.deepEqual(shown(all).map(([aspect, version]) => `${aspect}:${version}`), ['datasetKey:1', 'globalTags:1', 'status:1', 'status:2', 'status:3', 'status:4']);
+      assert.deepEqual(all.find((r) => r.aspect === 'status' && r.version === 3), {
+        aspect: 'status', version: 3, latest: false, value: { removed: false }, created: { time: 300, actor: 'urn:li:corpuser:w3' },
+      });
+      assert.deepEqual(shown(await store.getHistory(urn, 10_000, 100)).map(([aspect, version]) => `${aspect}:${version}`), ['datasetKey:1', 'globalTags:1', 'status:4']);
+      assert.equal((await store.getHistory(urn, 0, 4)).length, 4, 'at most the limit');
+      assert.deepEqual(await store.getHistory(dataset('timeline.none'), 0, 100), []);
     });
 
     it('lists, scans and reads ranges in URN byte order (upper case before lower case)', async () => {

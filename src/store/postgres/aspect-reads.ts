@@ -1,5 +1,5 @@
 import { LATEST_COLUMNS, toStored, type AspectRow } from '../rows.js';
-import type { StoredAspect } from '../store.js';
+import type { AspectVersion, StoredAspect } from '../store.js';
 import type { StorePool } from './pool.js';
 
 /** Reads of latest values asked for in one turn of the event loop, for one list of aspects. */
@@ -66,6 +66,31 @@ export class AspectReads {
       [urn, aspect, version],
     );
     return rows[0] && toStored(rows[0]);
+  }
+
+  /**
+   * The versions a timeline from `since` needs (Store.getHistory): per aspect, every version from
+   * the newest one written before `since` up (history rows are read through their key's urn prefix).
+   */
+  async getHistory(urn: string, since: number, limit: number): Promise<AspectVersion[]> {
+    const rows = await this.db.rows<{ aspect: string; version: string; latest: boolean; metadata: string; created_on: string; created_by: string }>(
+      `SELECT aspect, version, latest, metadata, created_on, created_by FROM (
+         SELECT *, max(CASE WHEN created_on < $2 THEN version END) OVER (PARTITION BY aspect) AS floor FROM (
+           SELECT aspect, version, true AS latest, metadata, created_on, created_by FROM aspects WHERE urn = $1
+           UNION ALL
+           SELECT aspect, version, false, metadata, created_on, created_by FROM aspect_history WHERE urn = $1
+         ) AS all_versions
+       ) AS windowed
+       WHERE version >= coalesce(floor, 0) ORDER BY aspect, version LIMIT $3`,
+      [urn, since, limit],
+    );
+    return rows.map((row) => ({
+      aspect: row.aspect,
+      version: Number(row.version),
+      latest: row.latest,
+      value: JSON.parse(row.metadata),
+      created: { time: Number(row.created_on), actor: row.created_by },
+    }));
   }
 
   async scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {

@@ -1,5 +1,5 @@
 import type { SearchQuery, SearchResult } from '../search-types.js';
-import type { CommitBatch, LoggedEvent, Store, StoredAspect, StoreLocation, TokenRecord } from '../store.js';
+import type { AspectVersion, CommitBatch, LoggedEvent, Store, StoredAspect, StoreLocation, TokenRecord } from '../store.js';
 import { PostgresChangeLog } from './change-log.js';
 import { storeError } from './errors.js';
 import { migratePostgresAt } from './migrate.js';
@@ -59,6 +59,10 @@ export class PostgresStore implements Store {
 
   getVersion(urn: string, aspect: string, version: number): Promise<StoredAspect | undefined> {
     return this.reads.getVersion(urn, aspect, version);
+  }
+
+  getHistory(urn: string, since: number, limit: number): Promise<AspectVersion[]> {
+    return this.reads.getHistory(urn, since, limit);
   }
 
   scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { RowAspect, toStored, type AspectRow } from '../rows.js';
-import type { StoredAspect } from '../store.js';
+import type { AspectVersion, StoredAspect } from '../store.js';
 import { systemMetadataSql } from './system-metadata.js';
 import { HISTORY_CHAIN } from './writer.js';
 
@@ -8,6 +8,21 @@ import { HISTORY_CHAIN } from './writer.js';
 const LATEST_COLUMNS = `urn, aspect, 0 AS version, metadata, ${systemMetadataSql('aspects')} AS system_metadata`;
 
 type RawAspectRow = [urn: string, aspect: string, version: number, metadata: string, systemMetadata: string];
+
+type RawVersionRow = [aspect: string, version: number, latest: number, metadata: string, createdOn: number, createdBy: string];
+
+/**
+ * An entity's versions down each aspect's history chain, newest first, while the version just
+ * read was written at or after :since (so the chain stops one past the window). LIMIT inside the
+ * recursive query stops the walk itself, not just its answer.
+ */
+const HISTORY_SINCE = `WITH RECURSIVE versions(aspect, version, latest, metadata, created_on, created_by, previous_id) AS (
+    SELECT aspect, version, 1, metadata, created_on, created_by, history_id FROM aspects WHERE urn = :urn
+    UNION ALL
+    SELECT v.aspect, h.version, 0, h.metadata, h.created_on, h.created_by, h.previous_id
+      FROM versions v JOIN aspect_history h ON h.id = v.previous_id WHERE v.created_on >= :since
+    LIMIT :limit
+  ) SELECT aspect, version, latest, metadata, created_on, created_by FROM versions ORDER BY aspect, version`;
 
 /** Queries naming up to this many aspects (and URNs) get statements with placeholders; more go through json_each. */
 const LISTED_ASPECTS = 8;
@@ -41,6 +56,7 @@ export class AspectReads {
         `SELECT ${LATEST_COLUMNS} FROM aspects WHERE urn IN (SELECT value FROM json_each(?))
            AND aspect IN (SELECT value FROM json_each(?))`,
       ),
+      history: db.prepare<[{ urn: string; since: number; limit: number }], unknown[]>(HISTORY_SINCE).raw(),
       version: db.prepare<[{ urn: string; aspect: string; down_to: number }], AspectRow>(
         `${HISTORY_CHAIN} SELECT h.urn, h.aspect, h.version, h.metadata, ${systemMetadataSql('h')} AS system_metadata
            FROM chain JOIN aspect_history h USING (id) WHERE chain.version = :down_to`,
@@ -89,6 +105,17 @@ export class AspectReads {
   version(urn: string, aspect: string, version: number): StoredAspect | undefined {
     const row = this.stmt.version.get({ urn, aspect, down_to: version });
     return row && toStored(row);
+  }
+
+  /** The versions a timeline from `since` needs (Store.getHistory). */
+  history(urn: string, since: number, limit: number): AspectVersion[] {
+    return (this.stmt.history.all({ urn, since, limit }) as RawVersionRow[]).map(([aspect, version, latest, metadata, time, actor]) => ({
+      aspect,
+      version,
+      latest: latest === 1,
+      value: JSON.parse(metadata),
+      created: { time, actor },
+    }));
   }
 
   scanAspect(aspect: string, after: string | undefined, limit: number): StoredAspect[] {

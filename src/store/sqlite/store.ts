@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Pacer } from '../../pace.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
-import type { CommitBatch, LoggedEvent, StoreLocation, Store, StoredAspect, TokenRecord } from '../store.js';
+import type { AspectVersion, CommitBatch, LoggedEvent, StoreLocation, Store, StoredAspect, TokenRecord } from '../store.js';
 import { AspectReads } from './aspect-reads.js';
 import { CachedReads } from './cached-reads.js';
 import { SqliteChangeLog } from './change-log.js';
@@ -99,6 +99,11 @@ export class SqliteStore implements Store {
     if (this.commits.busy) await this.quiet();
     if (version === 0) return this.latest.getLatestMany([urn], [aspect])[0];
     return this.reads.version(urn, aspect, version);
+  }
+
+  async getHistory(urn: string, since: number, limit: number): Promise<AspectVersion[]> {
+    if (this.commits.busy) await this.quiet();
+    return this.reads.history(urn, since, limit);
   }
 
   async scanAspect(aspect: string, after: string | undefined, limit: number): Promise<StoredAspect[]> {
