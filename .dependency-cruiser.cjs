@@ -12,7 +12,7 @@ const LAYERS = [
   { name: 'composition roots', members: ['^src/app\\.ts$', '^src/metatests/run-worker\\.ts$'] },
   { name: 'api', members: ['^src/api/'] },
   { name: 'services', members: ['^src/core\\.ts$', '^src/services\\.ts$'] },
-  { name: 'metatests, transfer', members: ['^src/metatests/(?!run-worker\\.ts$)', '^src/transfer/'] },
+  { name: 'metatests, transfer, timeline', members: ['^src/metatests/(?!run-worker\\.ts$)', '^src/transfer/', '^src/timeline/'] },
   { name: 'events', members: ['^src/events/'] },
   { name: 'metrics', members: ['^src/metrics/'] },
   { name: 'structured', members: ['^src/structured/'] },

@@ -23,6 +23,7 @@ import { entityShapesV3 } from './api/v3/shapes.js';
 import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
+import { timelineRoutes, timelineShapes } from './api/timeline.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
 import { TokenService } from './auth/tokens.js';
@@ -65,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool, sqliteSync: options.sqliteSync }));
   const store = meterStore(opened, metrics.storeSeconds);
   metrics.watchChangeLog(store);
-  const { reader, ingest, tests, indexer, search, forget } = buildCore(store, registry, options);
+  const { reader, ingest, tests, indexer, search, timeline, forget } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
@@ -102,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // Long polls end at shutdown instead of holding it up.
   app.addHook('preClose', async () => changeLog.close());
   tests.onRun((run) => metrics.testRun(run.kind, run.outcome, run.seconds, run.entities));
-  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search };
+  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline };
   app.addHook('onClose', async () => {
     retention.stop();
     follower?.stop();
@@ -139,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     authenticate(req, done);
   });
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...testShapes, ...restliShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...testShapes, ...restliShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -151,6 +152,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   restliRoutes(app, services);
   tokenRoutes(app, tokens);
   eventRoutes(app, changeLog);
+  timelineRoutes(app, timeline);
   await consoleRoutes(app);
   await app.ready();
   return { app, services, createdAdminTokenFile };

@@ -10,6 +10,7 @@ import { SearchService } from './search/service.js';
 import type { Registry } from './registry/registry.js';
 import type { ChangeEvent, Store } from './store/store.js';
 import { propertyLookup, structuredPropertyPlugins, structuredPropertyReadFilters } from './structured/index.js';
+import { Timeline } from './timeline/timeline.js';
 
 /** The catalog's services without HTTP: the read path, the write path with its plugins, metadata tests. */
 export interface Core {
@@ -20,6 +21,7 @@ export interface Core {
   reader: Reader;
   ingest: Ingest;
   tests: MetadataTests;
+  timeline: Timeline;
   /** Drops what the services cache about changes committed elsewhere (another replica). */
   forget(events: readonly ChangeEvent[]): void;
 }
@@ -49,5 +51,5 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
   const search = new SearchService(registry, fields, propertyLookup(reader), store);
-  return { registry, store, indexer, reader, ingest, tests, search, forget };
+  return { registry, store, indexer, reader, ingest, tests, search, timeline: new Timeline(reader), forget };
 }

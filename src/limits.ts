@@ -25,6 +25,11 @@ export const LIMITS = {
    * loop for seconds (each URN parsed, every row encoded into one PostgreSQL statement).
    */
   indexValues: 20_000,
+  /**
+   * Aspect versions one timeline reads (those in its window, and the one before each aspect's
+   * first): each is parsed and compared with the one before. A narrower window reads fewer.
+   */
+  timelineVersions: 5_000,
   /** Conditions (query clauses, filter criteria) of one search. */
   searchConditions: 100,
   /** Values named by the conditions of one search, all together. */

@@ -6,6 +6,7 @@ import type { Reader } from './read/read.js';
 import type { Registry } from './registry/registry.js';
 import type { SearchService } from './search/service.js';
 import type { Store } from './store/store.js';
+import type { Timeline } from './timeline/timeline.js';
 
 /** The services the HTTP layer (and the CLI) talk to. Built once by app.ts. */
 export interface Services {
@@ -17,4 +18,5 @@ export interface Services {
   scheduler: TestScheduler;
   tokens: TokenService;
   search: SearchService;
+  timeline: Timeline;
 }

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../errors.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
-import type { Store, StoredAspect, SystemMetadata } from '../store/store.js';
+import type { AspectVersion, Store, StoredAspect, SystemMetadata } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
 
 export interface AspectView {
@@ -162,6 +162,25 @@ export class Reader {
     // Most aspects have no read-time filter: the row is the answer.
     if (!this.filters.has(aspect.name)) return row;
     return (await this.filtered(urn, [row])).get(aspect.name);
+  }
+
+  /**
+   * The aspect versions a timeline from `since` needs (Store.getHistory, at most `limit`), each
+   * value through the aspect's read-time filters (a version they hide is left out), with the URN
+   * as stored. An invalid URN or unknown entity type is an InvalidUrnError.
+   */
+  async history(urnText: string, since: number, limit: number): Promise<{ urn: string; versions: AspectVersion[] }> {
+    const { urn } = this.entityOf(urnText);
+    const versions: AspectVersion[] = [];
+    for (const version of await this.store.getHistory(urn.text, since, limit)) {
+      if (!this.filters.has(version.aspect)) {
+        versions.push(version);
+        continue;
+      }
+      const value = await this.show(urn, version.aspect, version.value);
+      if (value !== undefined) versions.push({ ...version, value });
+    }
+    return { urn: urn.text, versions };
   }
 
   /** The aspect spec by name, or NotFoundError. */
