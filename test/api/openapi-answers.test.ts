@@ -100,6 +100,9 @@ const successes: Exercise[] = [
   { id: 'whoAmI', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/auth/me' }) },
   { id: 'revokeAccessToken', status: 204, request: () => ({ method: 'DELETE', url: `${TOKENS}/${spareTokenId}` }) },
   { id: 'pollEvents', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/events?limit=2' }) },
+  { id: 'getTimeline', status: 200, request: () => ({ method: 'GET', url: `/openapi/v2/timeline/v1/${enc(ds)}?categories=TAG&raw=true` }) },
+  { id: 'getTimelineV1', status: 200, request: () => ({ method: 'GET', url: `/openapi/timeline/v1/${enc(ds)}?categories=TAG` }) },
+  { id: 'getTimelineLegacyV1', status: 200, request: () => ({ method: 'GET', url: `/openapi/v1/timeline/${enc(ds)}?categories=TAG` }) },
   { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }), async: 'false' } }) },
   { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposalBatch', payload: { proposals: [mcp('status', { removed: false })] } }) },
   { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
@@ -186,6 +189,9 @@ const refusals: Exercise[] = [
   { id: 'createAccessToken', status: 400, request: () => ({ method: 'POST', url: TOKENS, payload: { name: 'x', role: 'root' } }) },
   { id: 'revokeAccessToken', status: 404, request: () => ({ method: 'DELETE', url: `${TOKENS}/no-such-id` }) },
   { id: 'pollEvents', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/events?after=x' }) },
+  { id: 'getTimeline', status: 400, request: () => ({ method: 'GET', url: `/openapi/v2/timeline/v1/${enc(ds)}?categories=NOPE` }) },
+  { id: 'getTimelineV1', status: 400, request: () => ({ method: 'GET', url: `/openapi/timeline/v1/${enc(ds)}` }) },
+  { id: 'getTimelineLegacyV1', status: 400, request: () => ({ method: 'GET', url: `/openapi/v1/timeline/urn:li:nope?categories=TAG` }) },
   { id: 'ingestProposal', status: 400, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: 'no' }) } }) },
   { id: 'ingestProposal', status: 409, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }, { changeType: 'CREATE' }) } }) },
   {
@@ -310,7 +316,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 41);
+    assert.equal(operations.size, 44);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 
