@@ -239,6 +239,25 @@ describe('GET the timeline of an entity, one category at a time', () => {
     ]);
   });
 
+  it('STRUCTURED_PROPERTY: leaves out the values of a soft-deleted property, as every read does', async () => {
+    const define = async (name: string) => {
+      const res = await t.call({
+        method: 'POST',
+        url: `${V2}/structuredProperty/${enc(`urn:li:structuredProperty:${name}`)}/propertyDefinition`,
+        payload: { qualifiedName: name, valueType: 'urn:li:dataType:datahub.string', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:datahub.dataset'] },
+      });
+      assert.equal(res.status, 200, res.raw);
+      return `urn:li:structuredProperty:${name}`;
+    };
+    const [kept, hidden] = [await define('timeline.kept'), await define('timeline.hidden')];
+    const urn = datasetUrn('timeline.softdeleted');
+    await write(t, urn, 'structuredProperties', { properties: [{ propertyUrn: kept, values: [{ string: 'a' }] }, { propertyUrn: hidden, values: [{ string: 'b' }] }] });
+    await write(t, hidden, 'status', { removed: true });
+    const res = await timeline(t, urn, 'categories=STRUCTURED_PROPERTY');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.map((tx: { changeEvents: Array<{ modifier: string }> }) => tx.changeEvents.map((e) => e.modifier)), [[kept]]);
+  });
+
   it('LINEAGE: upstream datasets added and removed (upstreamLineage)', async (ctx) => {
     // Runs as soon as the registry has DataHub's lineage aspect (another change adds DataHub's whole model).
     if (!t.services.registry.entityType('dataset')?.aspects.has('upstreamLineage')) return ctx.skip('upstreamLineage is not in the registry yet');
