@@ -161,6 +161,12 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET], push: true } }),
     },
     { name: 'GET /openapi/v2/events', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/events?limit=1' }) },
+    {
+      name: 'GET /openapi/v2/timeline/v1/{urn}',
+      needs: 'read',
+      ok: 200,
+      request: () => ({ method: 'GET', path: `/openapi/v2/timeline/v1/${encodeURIComponent(MATRIX_DATASET)}?categories=TAG,TECHNICAL_SCHEMA&startTime=0` }),
+    },
     { name: 'POST /openapi/v2/auth/tokens', needs: 'admin', ok: 201, request: () => ({ method: 'POST', path: '/openapi/v2/auth/tokens', body: { name: 'made', role: 'viewer' } }) },
     { name: 'GET /openapi/v2/auth/me', needs: 'token', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/me' }) },
     { name: 'GET /openapi/v2/auth/tokens', needs: 'admin', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/tokens' }) },

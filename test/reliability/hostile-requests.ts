@@ -110,6 +110,14 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   aspectList: fc.array(fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText), { maxLength: 3 }).chain((names) => fc.constantFrom(`List(${names.join(',')})`, names.join(','), `List(${names.join(',')}`)),
   pitKeepAlive: fc.constantFrom('5m', 'x', ''),
   skipCache: flag,
+  categories: fc.oneof(
+    { weight: 4, arbitrary: fc.subarray(['TAG', 'owner', 'TECHNICAL_SCHEMA', 'glossary term', 'DOCUMENTATION', 'LINEAGE', 'STRUCTURED_PROPERTY'], { minLength: 1 }).map((c) => c.join(',')) },
+    { weight: 1, arbitrary: anyText },
+  ),
+  startTime: fc.oneof(number, fc.constantFrom('-1', '0', '-9007199254740991', '9007199254740993')),
+  endTime: fc.oneof(number, fc.constantFrom('0', '-1', '9007199254740991')),
+  raw: flag,
+  includeVersionSet: flag,
   // Long polls are real waits: keep them short, and let the oracle allow for them.
   wait: fc.constantFrom('0', '0.2', '1', '61', '-1', 'x', '1e1', '0.0001'),
 };
@@ -190,6 +198,10 @@ const v3TypePath = target.chain((t) => typeSegment(t)).map((type) => `${V3}/${ty
 const v3EntityPath = target.chain((t) => fc.tuple(typeSegment(t), inUrl(fc.constant(t.urn))).map(([type, urn]) => `${V3}/${type}/${urn}`));
 const v3AspectPath = aspectTarget.map(([, type, urn, aspect]) => `${V3}/${type}/${urn}/${aspect}`);
 const v3AspectWrite = aspectTarget.chain(([t, type, urn, aspect]) => withBody(fc.constant(`${V3}/${type}/${urn}/${aspect}`), bodyBytes(v3AspectBody(t.aspect))));
+/** DataHub's three timeline paths. */
+const timelinePath = fc
+  .tuple(fc.constantFrom('/openapi/v2/timeline/v1', '/openapi/timeline/v1', '/openapi/v1/timeline'), target.chain((t) => inUrl(fc.constant(t.urn))))
+  .map(([prefix, urn]) => `${prefix}/${urn}`);
 const restliUrnPath = (resource: string) => target.chain((t) => inUrl(fc.constant(t.urn))).map((urn) => `/${resource}/${urn}`);
 const restliAction = (resource: string, actions: string[]) =>
   fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...actions) }, { weight: 1, arbitrary: anyText }).chain((action) => inUrl(fc.constant(action))).map((action) => `/${resource}?action=${action}`);
@@ -238,6 +250,8 @@ const ROUTES: RouteSpec[] = [
   { route: 'GET /auth/tokens', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/auth/tokens')), query: queryString([]) },
   { route: 'DELETE /auth/tokens/{id}', methods: ['DELETE'], pathAndBody: noBody(inUrl(fc.oneof(anyText, fc.uuid())).map((id) => `/openapi/v2/auth/tokens/${id}`)), query: queryString([]) },
   { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait', 'latest']) },
+  { route: 'GET /timeline/{urn}', methods: ['GET'], pathAndBody: noBody(timelinePath), query: queryString(['startTime', 'endTime', 'raw', 'includeVersionSet', 'categories'], ['categories']) },
+  { route: 'GET /timeline/{urn}', methods: ['GET'], pathAndBody: noBody(timelinePath), query: queryString(['categories', 'startTime', 'endTime', 'raw']) },
   { route: 'v3 GET /{type}', methods: ['GET'], pathAndBody: noBody(v3TypePath), query: queryString([...SEARCH_KEYS, 'aspects', 'aspectNames', 'pitKeepAlive', 'skipCache']) },
   { route: 'v3 POST /{type}', methods: ['POST'], pathAndBody: withBody(v3TypePath, bodyBytes(v3WriteBody)), query: queryString(['async', 'systemMetadata', 'createIfNotExists', 'createEntityIfNotExists']), weight: 3 },
   { route: 'v3 POST /{type}', methods: ['POST'], pathAndBody: wellFormedV3Write, query: fc.constant(''), weight: 1 },
