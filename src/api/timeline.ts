@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { CATEGORIES, SEMVER_CHANGES } from '../timeline/model.js';
 import type { Timeline } from '../timeline/timeline.js';
 import { ref, type JsonSchema } from './answers.js';
-import { aspectList } from './params.js';
 
 const READ = { permission: 'read' } as const;
 
@@ -63,7 +62,7 @@ export function timelineRoutes(app: FastifyInstance, timeline: Timeline): void {
       async (req) =>
         timeline.of({
           urn: req.params.urn,
-          categories: aspectList(req.query.categories) ?? [],
+          categories: req.query.categories,
           startTime: req.query.startTime,
           endTime: req.query.endTime,
           raw: req.query.raw,

@@ -50,7 +50,10 @@ export async function computeTimeline(versions: readonly AspectVersion[], query:
       const raw = query.raw ? rawDiff(previous?.value ?? {}, current.value) : undefined;
       for (const category of categories) {
         const change = changeOf(differ, previous, current, category, query.urn, raw);
-        if (change) changes.set(change.timestamp, [...(changes.get(change.timestamp) ?? []), change]);
+        if (!change) continue;
+        const group = changes.get(change.timestamp);
+        if (group) group.push(change);
+        else changes.set(change.timestamp, [change]);
       }
       if (pacer.due()) await pacer.pace();
     }
@@ -78,7 +81,11 @@ export async function computeTimeline(versions: readonly AspectVersion[], query:
 
 function byAspect(versions: readonly AspectVersion[]): Map<string, AspectVersion[]> {
   const aspects = new Map<string, AspectVersion[]>();
-  for (const v of versions) aspects.set(v.aspect, [...(aspects.get(v.aspect) ?? []), v]);
+  for (const v of versions) {
+    const rows = aspects.get(v.aspect);
+    if (rows) rows.push(v);
+    else aspects.set(v.aspect, [v]);
+  }
   for (const rows of aspects.values()) rows.sort((a, b) => a.version - b.version);
   return new Map([...aspects].sort(([a], [b]) => compare(a, b)));
 }

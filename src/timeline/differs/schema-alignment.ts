@@ -135,7 +135,9 @@ function movedGroups(base: readonly SchemaField[], target: readonly SchemaField[
     for (const f of fields) {
       if (other.has(f.path)) continue;
       const column = downgradedFieldPath(f.path);
-      columns.set(column, [...(columns.get(column) ?? []), f]);
+      const fields = columns.get(column);
+      if (fields) fields.push(f);
+      else columns.set(column, [f]);
     }
     return columns;
   };
