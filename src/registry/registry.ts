@@ -8,8 +8,10 @@ import { LARGE_VALUE_CHARS, LargeValueValidator } from './large-values.js';
 
 /**
  * The entity registry: entity types, their key aspects and allowed aspects, and every aspect's JSON
- * Schema. It is data (src/registry/data): adding an aspect is adding a file and naming it in
- * entities.json, never editing code.
+ * Schema, relationships and searchable fields. It is data (src/registry/data), generated from
+ * DataHub's model by scripts/registry (entities.json, types.json, aspects/), with hand-written
+ * data beside it: patch templates (patches.json), aspects of DataHub's model newer than the
+ * generated snapshot (overlay/), the seed and the search configuration. Never code.
  */
 
 export interface AspectSpec {
@@ -34,8 +36,36 @@ export interface AspectSpec {
   /** For key aspects: the key fields, in the order of the URN's id parts. */
   readonly keyFields?: readonly string[];
   readonly check: ValidateFunction;
-  /** The JSON Schema; `$ref`s point into common.json (see Registry.deref). */
+  /** The JSON Schema; `$ref`s point into types.json (see Registry.deref). */
   readonly schema: JsonSchema;
+  /** Versioned (every value kept as a version) or timeseries (points in time, appended). */
+  readonly kind: 'versioned' | 'timeseries';
+  /** The graph edges its values hold (DataHub's `@Relationship`), by path. */
+  readonly relationships: readonly Relationship[];
+  /** Its searchable fields (DataHub's `@Searchable`), by path. */
+  readonly searchable: readonly SearchableField[];
+}
+
+/** A path into an aspect's value, `/`-separated, `*` for each item of an array or value of a map. */
+export type ValuePath = string;
+
+/** An edge an aspect's value names: its field's path, the edge's name and the types at its other end. */
+export interface Relationship {
+  readonly path: ValuePath;
+  readonly name: string;
+  readonly entityTypes: readonly string[];
+  readonly isLineage?: boolean;
+  /** False when the edge points downstream (DataHub's `isUpstream`; upstream by default). */
+  readonly isUpstream?: boolean;
+  readonly [more: string]: unknown;
+}
+
+/** A searchable field of an aspect: where its values are and how DataHub indexes them. */
+export interface SearchableField {
+  readonly path: ValuePath;
+  readonly fieldName?: string;
+  readonly fieldType?: string;
+  readonly [more: string]: unknown;
 }
 
 /** The subset of JSON Schema the registry's data files use. */
@@ -66,11 +96,18 @@ export interface SeedEntity {
 interface AspectFile {
   name: string;
   pegasusClass?: string;
+  type?: 'timeseries';
+  key?: string[];
+  schema: JsonSchema;
+  relationships?: Relationship[];
+  searchable?: SearchableField[];
+}
+
+/** patches.json: what DataHub's patch templates say of an aspect. */
+interface PatchFacts {
   template?: unknown;
   patchKeys?: Record<string, string[]>;
   patchKeysRequired?: Record<string, number>;
-  key?: string[];
-  schema: JsonSchema;
 }
 
 interface EntityFile {
@@ -99,7 +136,7 @@ export class Registry {
     entities: readonly EntitySpec[],
     /** Seed entities from data/seed.json; entityType entities are derived from the types. */
     private readonly seedData: readonly SeedEntity[] = [],
-    private readonly commonDefs: Record<string, JsonSchema> = {},
+    private readonly typeDefs: Record<string, JsonSchema> = {},
   ) {
     for (const entity of entities) {
       this.entitiesByLowerName.set(entity.name.toLowerCase(), entity);
@@ -120,20 +157,28 @@ export class Registry {
       errors: false,
       validate: (types: string | string[], data: unknown) => typeof data !== 'string' || isUrn(data, types),
     });
-    const common = readJson(join(dir, 'common.json')) as { $defs: Record<string, JsonSchema> };
-    ajv.addSchema(common);
+    const types = readJson(join(dir, 'types.json')) as { $defs: Record<string, JsonSchema> };
+    extendTypes(types.$defs, (readJson(join(dir, 'overlay', 'types.json')) as { types: Record<string, TypeAdditions> }).types);
+    ajv.addSchema(types);
+    const patches = (readJson(join(dir, 'patches.json')) as { aspects: Record<string, PatchFacts> }).aspects;
 
     const aspects = new Map<string, AspectSpec>();
-    for (const file of readdirSync(join(dir, 'aspects')).filter((f) => f.endsWith('.json')).sort()) {
-      const data = readJson(join(dir, 'aspects', file)) as AspectFile;
-      if (`${data.name}.json` !== file) throw new Error(`registry: ${file} declares aspect ${data.name}`);
+    const files = [
+      ...readdirSync(join(dir, 'aspects')).map((f) => join(dir, 'aspects', f)),
+      ...readdirSync(join(dir, 'overlay')).filter((f) => f !== 'entities.json' && f !== 'types.json').map((f) => join(dir, 'overlay', f)),
+    ].filter((f) => f.endsWith('.json'));
+    for (const file of files.sort()) {
+      const data = readJson(file) as AspectFile;
+      if (!file.endsWith(`/${data.name}.json`)) throw new Error(`registry: ${file} declares aspect ${data.name}`);
+      if (aspects.has(data.name)) throw new Error(`registry: aspect ${data.name} is defined twice`);
+      const patch = patches[data.name] ?? {};
       let check: ValidateFunction | undefined;
       aspects.set(data.name, {
         name: data.name,
         pegasusClass: data.pegasusClass,
-        template: data.template ?? {},
-        patchKeys: data.patchKeys,
-        patchKeysRequired: data.patchKeysRequired,
+        template: patch.template ?? {},
+        patchKeys: patch.patchKeys,
+        patchKeysRequired: patch.patchKeysRequired,
         keyFields: data.key,
         // Compiled on first use: compiling all of them took half a second of every start (and of
         // every worker thread's), most of it for aspects a process never writes.
@@ -141,10 +186,16 @@ export class Registry {
           return (check ??= ajv.compile(data.schema));
         },
         schema: data.schema,
+        kind: data.type === 'timeseries' ? 'timeseries' : 'versioned',
+        relationships: data.relationships ?? [],
+        searchable: data.searchable ?? [],
       });
     }
+    for (const name of Object.keys(patches)) if (!aspects.has(name)) throw new Error(`registry: patches.json names unknown aspect ${name}`);
 
-    const entities = (readJson(join(dir, 'entities.json')) as EntityFile[]).map((e): EntitySpec => {
+    const added = (readJson(join(dir, 'overlay', 'entities.json')) as { aspects: Record<string, string[]> }).aspects;
+    const listed = (readJson(join(dir, 'entities.json')) as { entities: EntityFile[] }).entities;
+    const entities = listed.map((e): EntitySpec => {
       const lookup = (name: string): AspectSpec => {
         const spec = aspects.get(name);
         if (!spec) throw new Error(`registry: entity ${e.name} names unknown aspect ${name}`);
@@ -153,10 +204,11 @@ export class Registry {
       const keyAspect = lookup(e.keyAspect);
       if (!keyAspect.keyFields) throw new Error(`registry: ${e.keyAspect} has no key fields`);
       const allowed = new Map<string, AspectSpec>([[keyAspect.name, keyAspect]]);
-      for (const name of e.aspects) allowed.set(name, lookup(name));
+      for (const name of [...e.aspects, ...(added[e.name] ?? [])]) allowed.set(name, lookup(name));
       return { name: e.name, keyAspect, aspects: allowed };
     });
-    const registry = new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[], common.$defs);
+    for (const name of Object.keys(added)) if (!listed.some((e) => e.name === name)) throw new Error(`registry: overlay/entities.json names unknown entity type ${name}`);
+    const registry = new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[], types.$defs);
     registry.dataDir = dir;
     return registry;
   }
@@ -210,11 +262,11 @@ export class Registry {
     return undefined;
   }
 
-  /** Follows a `$ref` into common.json (repeatedly); other schemas come back as they are. */
+  /** Follows a `$ref` into types.json (repeatedly); other schemas come back as they are. */
   deref(schema: JsonSchema): JsonSchema {
     let current = schema;
     for (let hops = 0; current.$ref && hops < 10; hops++) {
-      current = this.commonDefs[current.$ref.replace('common.json#/$defs/', '')] ?? {};
+      current = this.typeDefs[current.$ref.replace('types.json#/$defs/', '')] ?? {};
     }
     return current;
   }
@@ -257,8 +309,30 @@ export class Registry {
 }
 
 function describe(aspect: AspectSpec): string {
-  const error = aspect.check.errors?.[0];
-  return error ? describeError(error) : 'invalid';
+  const errors = aspect.check.errors ?? [];
+  const union = errors.find((e) => e.keyword === 'oneOf');
+  if (union) return describeUnion(union, errors);
+  return errors[0] ? describeError(errors[0]) : 'invalid';
+}
+
+/**
+ * A union that matched none of its members (Rest.li JSON: an object of exactly one member named
+ * by its type). When the value names a member, what is wrong inside it; otherwise which members
+ * there are. Ajv's first error would be the first member's, whichever the value meant.
+ */
+function describeUnion(union: ErrorObject, errors: readonly ErrorObject[]): string {
+  const at = fieldPath(union.instancePath);
+  const members = ((union.schema as Array<{ required?: string[]; type?: string }>) ?? []).map((m) => m.required?.[0] ?? m.type ?? '?');
+  const data = union.data;
+  const keys = data && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : undefined;
+  if (keys?.length === 1 && members.includes(keys[0])) {
+    const inside = errors.find((e) => e.instancePath.startsWith(`${union.instancePath}/${keys[0].replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    if (inside) return describeError(inside);
+  }
+  const list = members.join(', ');
+  if (!keys) return `field ${at || '(root)'} must be an object naming one of the union's members: ${list}`;
+  if (keys.length !== 1) return `field ${at || '(root)'} must name exactly one of the union's members (${list}), not ${keys.length}`;
+  return `field ${at || '(root)'} names ${keys[0]}, which is not one of the union's members: ${list}`;
 }
 
 function describeError(error: ErrorObject): string {
@@ -290,6 +364,35 @@ function fieldPath(pointer: string): string {
 
 function join2(path: string, field: string): string {
   return path ? `${path}.${field}` : field;
+}
+
+/** overlay/types.json: what DataHub's newer model adds to a generated type (symbols, optional fields, defaults that make fields optional). */
+interface TypeAdditions {
+  symbols?: string[];
+  fields?: Record<string, JsonSchema>;
+  optional?: string[];
+}
+
+function extendTypes(defs: Record<string, JsonSchema>, additions: Record<string, TypeAdditions>): void {
+  for (const [name, add] of Object.entries(additions)) {
+    const type = defs[name];
+    if (!type) throw new Error(`registry: overlay/types.json extends unknown type ${name}`);
+    if (add.symbols) {
+      if (!Array.isArray(type.enum)) throw new Error(`registry: overlay/types.json gives symbols to ${name}, which is not an enum`);
+      type.enum = [...new Set([...(type.enum as string[]), ...add.symbols])];
+    }
+    if (add.fields) {
+      if (!type.properties) throw new Error(`registry: overlay/types.json gives fields to ${name}, which is not a record`);
+      type.properties = { ...type.properties, ...add.fields };
+    }
+    if (add.optional) {
+      const required = (type.required as string[] | undefined) ?? [];
+      for (const field of add.optional) if (!required.includes(field)) throw new Error(`registry: overlay/types.json makes ${name}.${field} optional, which is not required`);
+      const left = required.filter((f) => !add.optional!.includes(f));
+      if (left.length > 0) type.required = left;
+      else delete type.required;
+    }
+  }
 }
 
 function readJson(path: string): unknown {

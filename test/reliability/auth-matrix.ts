@@ -167,6 +167,18 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       ok: 200,
       request: () => ({ method: 'GET', path: `/openapi/v2/timeline/v1/${encodeURIComponent(MATRIX_DATASET)}?categories=TAG,TECHNICAL_SCHEMA&startTime=0` }),
     },
+    {
+      name: 'GET /openapi/timeline/v1/{urn}',
+      needs: 'read',
+      ok: 200,
+      request: () => ({ method: 'GET', path: `/openapi/timeline/v1/${encodeURIComponent(MATRIX_DATASET)}?categories=OWNER` }),
+    },
+    {
+      name: 'GET /openapi/v1/timeline/{urn}',
+      needs: 'read',
+      ok: 200,
+      request: () => ({ method: 'GET', path: `/openapi/v1/timeline/${encodeURIComponent(MATRIX_DATASET)}?categories=DOCUMENTATION` }),
+    },
     { name: 'POST /openapi/v2/auth/tokens', needs: 'admin', ok: 201, request: () => ({ method: 'POST', path: '/openapi/v2/auth/tokens', body: { name: 'made', role: 'viewer' } }) },
     { name: 'GET /openapi/v2/auth/me', needs: 'token', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/me' }) },
     { name: 'GET /openapi/v2/auth/tokens', needs: 'admin', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/tokens' }) },
