@@ -20,6 +20,7 @@ export function placedAnnotations(root: Extract<NamedType, { kind: 'record' }>, 
   const visiting = new Set<string>();
 
   const place = (name: Carried, path: string[], value: Json) => {
+    if (value === null) return; // an override of null takes the annotation away (assertions' embedded schemas)
     if (value && typeof value === 'object' && !Array.isArray(value)) found[name].push({ path: path.join('/'), ...value });
     else found[name].push({ path: path.join('/'), value });
   };

@@ -59,7 +59,7 @@ export class SearchDocuments {
     }
     // An aspect may hold a great many values (200,000 tags were tried): share the event loop.
     const pacer = new Pacer();
-    for (const { field, path } of this.fields.sourcesOf(aspect)) {
+    for (const { field, path, fullText } of this.fields.sourcesOf(aspect)) {
       for (const v of valuesAt(value, path)) {
         await pacer.pace();
         switch (field.type) {
@@ -72,12 +72,12 @@ export class SearchDocuments {
           case 'urn':
             if (typeof v !== 'string') break;
             index.term(field.name, v);
-            index.words('keywords', v);
+            if (fullText) index.words('keywords', v);
             break;
           case 'keyword':
             if (typeof v !== 'string') break;
             index.term(field.name, v);
-            index.text('keywords', v);
+            if (fullText) index.text('keywords', v);
             break;
           case 'boolean':
             if (typeof v === 'boolean') index.term(field.name, String(v));

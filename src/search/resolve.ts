@@ -64,8 +64,14 @@ export class FieldResolver {
       return propertyCondition(await this.property(name.slice(PROPERTY_PREFIX.length)), match, name);
     }
     const field = this.fields.field(name);
-    if (!field) throw new ValidationError(`Unknown search field ${name} (known: urn, ${this.fields.all().map((f) => f.name).join(', ')}, structuredProperties.<name>)`);
-    return fieldCondition(field, match);
+    if (field) return fieldCondition(field, match);
+    const present = this.fields.presenceOf(name);
+    if (present) return presenceCondition(name, present, match);
+    const declared = this.fields.all().filter((f) => !f.fromModel);
+    const more = this.fields.all().length - declared.length;
+    throw new ValidationError(
+      `Unknown search field ${name} (known: urn, ${declared.map((f) => f.name).join(', ')}, structuredProperties.<name>, and ${more} fields of DataHub's model, listed in docs/search.md)`,
+    );
   }
 
   /** What a facet counts: a keyword field's values, a property's values, or `entity` (entity types). */
@@ -115,6 +121,16 @@ function urnCondition(match: Match): Condition {
   if (match.op === 'exists') return { kind: 'all' };
   if ('values' in match) return { kind: 'urn', op: match.op, values: match.values };
   throw new ValidationError('urn: ranges are not supported');
+}
+
+/** `hasOwners:true`: the entity has a value of the field (DataHub's `hasValuesFieldName`). */
+function presenceCondition(name: string, field: SearchField, match: Match): Condition {
+  if (match.op === 'exists') return { kind: 'all' };
+  const values = 'values' in match && match.op === 'eq' ? match.values.map((v) => v.toLowerCase()) : [];
+  if (values.length === 0 || !values.every((v) => v === 'true' || v === 'false')) throw new ValidationError(`${name}: expected true or false`);
+  if (values.includes('true') && values.includes('false')) return { kind: 'all' };
+  const has = fieldCondition(field, { op: 'exists' });
+  return values[0] === 'true' ? has : { kind: 'not', child: has };
 }
 
 function fieldCondition(field: SearchField, match: Match): Condition {

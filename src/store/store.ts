@@ -164,11 +164,11 @@ export interface Store extends TokenStore {
   getLatestRange(entityType: string, after: string | undefined, last: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
   /** Answers a resolved search query from the index. */
   search(query: SearchQuery): Promise<SearchResult>;
-  /** The version of search.json the index was built with (0: never built). */
-  searchIndexVersion(): Promise<number>;
+  /** The version of what is indexed (SearchFields.version) the index was built with ('': never built). */
+  searchIndexVersion(): Promise<string>;
   /** Empties the search index, to rebuild it (then setSearchIndexVersion). */
   clearSearchIndex(): Promise<void>;
-  setSearchIndexVersion(version: number): Promise<void>;
+  setSearchIndexVersion(version: string): Promise<void>;
   /** Change-log events with a sequence above `after`, oldest first, at most `limit`. */
   readEvents(after: number, limit: number): Promise<LoggedEvent[]>;
   /** Deletes the change-log events created before `time` (epoch millis); returns how many. */

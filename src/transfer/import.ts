@@ -212,6 +212,6 @@ async function refuseRepeatedAspects(store: Store, firsts: Array<{ write: Aspect
 
 /** Forgets the index's version so ensureBuilt empties it and indexes every aspect again. */
 async function rebuildSearchIndex(store: Store, registry: Registry): Promise<void> {
-  await store.setSearchIndexVersion(0);
+  await store.setSearchIndexVersion('');
   await new SearchIndexer(registry, SearchFields.load(registry)).ensureBuilt(store);
 }

@@ -76,3 +76,72 @@ export function sendBytes(base: URL, bytes: Buffer, timeoutMs: number): Promise<
     });
   });
 }
+
+/**
+ * Sends a request with a body as a careful client does: on its own connection, in pieces, and
+ * stops sending once the answer begins (a server refusing the body answers before reading it and
+ * then closes). A broken pipe or a reset after the answer arrived is not an error: the answer is
+ * parsed from what was read. Rejects with the socket's error only when no whole answer came.
+ */
+export function sendBody(base: URL, req: RawRequest & { body: Buffer }, timeoutMs: number): Promise<RawAnswer> {
+  const began = performance.now();
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: base.hostname, port: Number(base.port) });
+    const received: Buffer[] = [];
+    let failure: Error | undefined;
+    const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', (error) => (failure ??= error));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const answer = parseAnswer(Buffer.concat(received));
+      if (answer) resolve({ ...answer, ms: performance.now() - began });
+      else reject(failure ?? new Error('the connection closed without an answer'));
+    });
+    socket.on('connect', async () => {
+      const framing = req.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(req.body.length) };
+      const head = Object.entries({ host: base.host, ...req.headers, ...framing, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`${req.method} ${req.path} HTTP/1.1\r\n${head}\r\n`, 'latin1');
+      const piece = 16 * 1024;
+      for (let at = 0; at < req.body.length && received.length === 0 && !socket.destroyed; at += piece) {
+        const part = req.body.subarray(at, at + piece);
+        const framed = req.chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part;
+        if (!socket.write(framed)) await new Promise((drained) => socket.once('drain', drained).once('close', drained));
+      }
+      if (req.chunked && received.length === 0 && !socket.destroyed) socket.write('0\r\n\r\n');
+    });
+  });
+}
+
+/** An HTTP/1.1 answer from its bytes (Content-Length or chunked), or undefined when it is not whole. */
+function parseAnswer(bytes: Buffer): Omit<RawAnswer, 'ms'> | undefined {
+  const end = bytes.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine);
+  if (!status) return undefined;
+  const headers: IncomingHttpHeaders = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let body = bytes.subarray(end + 4);
+  if (headers['transfer-encoding'] === 'chunked') {
+    const parts: Buffer[] = [];
+    for (let at = 0; ; ) {
+      const lineEnd = body.indexOf('\r\n', at);
+      if (lineEnd < 0) return undefined;
+      const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+      if (Number.isNaN(size)) return undefined;
+      if (size === 0) break;
+      parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+      at = lineEnd + 2 + size + 2;
+    }
+    body = Buffer.concat(parts);
+  } else {
+    const length = Number(headers['content-length'] ?? 0);
+    if (body.length < length) return undefined;
+    body = body.subarray(0, length);
+  }
+  return { status: Number(status[1]), headers, text: body.toString('utf8') };
+}

@@ -27,7 +27,7 @@ import {
  */
 
 const KNOWN_FIELDS =
-  'urn, name, qualifiedName, description, fieldPaths, platform, tags, glossaryTerms, owners, domains, subtypes, removed, structuredProperties.<name>';
+  "urn, name, qualifiedName, description, fieldPaths, platform, tags, glossaryTerms, owners, domains, subtypes, removed, structuredProperties.<name>, and 129 fields of DataHub's model, listed in docs/search.md";
 
 const RETENTION = 'structuredProperties.retention';
 const CREATED = 'structuredProperties.created';

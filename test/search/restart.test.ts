@@ -73,7 +73,7 @@ describe('search: across restarts', () => {
     const first = await open();
     try {
       await first.services.store.clearSearchIndex();
-      await first.services.store.setSearchIndexVersion(0);
+      await first.services.store.setSearchIndexVersion('');
     } finally {
       await first.app.close();
     }

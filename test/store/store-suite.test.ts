@@ -234,11 +234,11 @@ for (const factory of STORE_FACTORIES) {
     });
 
     it('remembers the search index version until the index is cleared', async () => {
-      assert.equal(await store.searchIndexVersion(), 0, 'never built');
-      await store.setSearchIndexVersion(7);
-      assert.equal(await store.searchIndexVersion(), 7);
+      assert.equal(await store.searchIndexVersion(), '', 'never built');
+      await store.setSearchIndexVersion('7.0a1b2c3d4e5f');
+      assert.equal(await store.searchIndexVersion(), '7.0a1b2c3d4e5f');
       await store.clearSearchIndex();
-      assert.equal(await store.searchIndexVersion(), 0);
+      assert.equal(await store.searchIndexVersion(), '');
     });
   });
 }

@@ -85,9 +85,9 @@ export class PostgresStore implements Store {
     }
   }
 
-  async searchIndexVersion(): Promise<number> {
+  async searchIndexVersion(): Promise<string> {
     const rows = await this.db.rows<{ value: string }>(`SELECT value FROM search_meta WHERE key = 'version'`);
-    return Number(rows[0]?.value ?? 0);
+    return rows[0]?.value ?? '';
   }
 
   async clearSearchIndex(): Promise<void> {
@@ -97,8 +97,8 @@ export class PostgresStore implements Store {
     });
   }
 
-  async setSearchIndexVersion(version: number): Promise<void> {
-    await this.db.rows(`INSERT INTO search_meta (key, value) VALUES ('version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [String(version)]);
+  async setSearchIndexVersion(version: string): Promise<void> {
+    await this.db.rows(`INSERT INTO search_meta (key, value) VALUES ('version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [version]);
   }
 
   readEvents(after: number, limit: number): Promise<LoggedEvent[]> {

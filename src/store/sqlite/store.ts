@@ -126,9 +126,9 @@ export class SqliteStore implements Store {
     return this.searcher.search(query);
   }
 
-  async searchIndexVersion(): Promise<number> {
+  async searchIndexVersion(): Promise<string> {
     if (this.commits.busy) await this.quiet();
-    return Number(this.searchMeta.version.get() ?? 0);
+    return String(this.searchMeta.version.get() ?? '');
   }
 
   async clearSearchIndex(): Promise<void> {
@@ -137,9 +137,9 @@ export class SqliteStore implements Store {
       DELETE FROM search_docs; INSERT INTO search_text (search_text) VALUES ('delete-all'); DELETE FROM search_types; DELETE FROM search_meta WHERE key = 'version';`);
   }
 
-  async setSearchIndexVersion(version: number): Promise<void> {
+  async setSearchIndexVersion(version: string): Promise<void> {
     if (this.commits.busy) await this.quiet();
-    this.searchMeta.setVersion.run(String(version));
+    this.searchMeta.setVersion.run(version);
   }
 
   async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
