@@ -6,66 +6,11 @@ import { href, navigate, type Route } from '../router';
 import { aspect, aspectNames, versionOf, type EntityV3 } from './entity-info';
 import type { FailedCondition } from './tests-model';
 
-/** The entity page's larger sections: schema fields, metadata-test results, aspect history. */
+/** The entity page's larger sections: metadata-test results, aspect history. */
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null) : []);
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-
-export function SchemaFields({ entity }: { entity: EntityV3 }) {
-  const fields = list(aspect(entity, 'schemaMetadata')?.fields);
-  const editable = new Map(list(aspect(entity, 'editableSchemaMetadata')?.editableSchemaFieldInfo).map((f) => [str(f.fieldPath), f]));
-  return (
-    <section class="card" aria-labelledby="schema-title">
-      <h2 id="schema-title">Schema</h2>
-      {fields.length === 0 ? (
-        <p class="muted">No fields.</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="schema">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Type</th>
-                <th scope="col">Description</th>
-                <th scope="col">Tags and terms</th>
-              </tr>
-            </thead>
-            <tbody>
-              {fields.map((field) => {
-                const path = str(field.fieldPath) ?? '';
-                const edit = editable.get(path);
-                const original = str(field.description);
-                const edited = str(edit?.description);
-                const tags = [...list((field.globalTags as Json | undefined)?.tags), ...list((edit?.globalTags as Json | undefined)?.tags)].flatMap((t) => str(t.tag) ?? []);
-                const terms = [...list((field.glossaryTerms as Json | undefined)?.terms), ...list((edit?.glossaryTerms as Json | undefined)?.terms)].flatMap((t) => str(t.urn) ?? []);
-                return (
-                  <tr key={path}>
-                    <th scope="row">
-                      <code>{path}</code>
-                    </th>
-                    <td>{str(field.nativeDataType) ?? ''}</td>
-                    <td>
-                      {edited ?? original ?? <span class="muted">—</span>}
-                      {edited && original && edited !== original && <span class="muted schema-original"> (originally: {original})</span>}
-                    </td>
-                    <td>
-                      {[...new Set([...tags, ...terms])].map((u) => (
-                        <span key={u} class="chip" title={u}>
-                          {shortUrn(u)}
-                        </span>
-                      ))}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
-  );
-}
 
 interface Evaluation {
   passing: Array<{ test: string }>;

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
+import { CUSTOMERS, DATABASE, NESTED_FIELDS, RAW_CUSTOMERS, SCHEMA, seedModel, WIDE } from './model-seed.js';
+
+const entityUrl = (urn: string) => `#/entity?${new URLSearchParams({ urn })}`;
+
+/** The rows of a table as the text of their cells. */
+async function rows(page: Page, table: string): Promise<string[][]> {
+  return page.locator(`${table} tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())));
+}
+
+/** JSON as the console shows it by default: DataHub's union keys by their short names. */
+const shortJson = (value: unknown) => JSON.stringify(value, null, 2).replace(/"com\.linkedin\.schema\.([A-Za-z]+)":/g, '"$1":');
+
+describe("console: the entity page over DataHub's model", { skip: BROWSER_SKIP }, () => {
+  const f = consoleFixture();
+  before(async () => seedModel(f.served.client));
+
+  it('shows the browse path, subtypes and container chain at the top, each entity linked by its name', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url(entityUrl(CUSTOMERS)));
+    await page.getByRole('heading', { level: 1, name: 'customers' }).waitFor();
+    const browse = page.getByRole('navigation', { name: 'Browse path' });
+    // The names of the linked entries are read from their entities.
+    await browse.getByRole('link', { name: 'sales' }).waitFor();
+    assert.deepEqual(await browse.locator('li').allInnerTexts(), ['prod', 'shop', 'sales']);
+    assert.deepEqual(await browse.getByRole('link').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href'))), [entityUrl(DATABASE), entityUrl(SCHEMA)]);
+    assert.deepEqual(await page.getByLabel('Subtypes').locator('.chip').allInnerTexts(), ['Table']);
+    const containers = page.getByRole('navigation', { name: 'Containers' });
+    assert.deepEqual(await containers.locator('li').allInnerTexts(), ['shop', 'sales']);
+    await page.getByRole('note').getByText('Deprecated — to be decommissioned on 2030-01-31: Use customers_v2').waitFor();
+    assert.deepEqual(await rows(page, 'table.custom-properties'), [
+      ['owner_team', 'growth'],
+      ['retention', '7 years'],
+    ]);
+    const links = page.locator('section', { has: page.getByRole('heading', { name: 'Links' }) });
+    assert.equal(await links.getByRole('link', { name: 'Data dictionary' }).getAttribute('href'), 'https://wiki.example.com/customers');
+    // Only http(s) addresses are links.
+    assert.equal(await links.getByRole('link').count(), 1);
+    await links.getByText('Not a link', { exact: true }).waitFor();
+    const lineage = page.locator('section', { has: page.getByRole('heading', { name: 'Upstream lineage' }) });
+    assert.equal(await lineage.locator('li').innerText(), 'shop.raw.customers (TRANSFORMED)');
+    assert.equal(await lineage.getByRole('link').getAttribute('href'), entityUrl(RAW_CUSTOMERS));
+    await assertAccessible(page, 'entity page with breadcrumbs');
+
+    // The container's own page: its subtype, and the chain above it.
+    await containers.getByRole('link', { name: 'sales' }).click();
+    await page.getByRole('heading', { level: 1, name: 'sales' }).waitFor();
+    assert.deepEqual(await page.getByLabel('Subtypes').locator('.chip').allInnerTexts(), ['Dataset']);
+    await page.getByRole('navigation', { name: 'Containers' }).getByRole('link', { name: 'shop' }).waitFor();
+    // Written without one, it has the default browse path urnbase gives it, as DataHub does.
+    assert.deepEqual(await page.getByRole('navigation', { name: 'Browse path' }).locator('li').allInnerTexts(), ['Default']);
+  });
+
+  it('shows a nested schema: paths indented under their parents, union types by short name with the native type, nullable, edited descriptions, tags and terms', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url(entityUrl(CUSTOMERS)));
+    await page.locator('table.schema').waitFor();
+    assert.equal(await page.locator('table.schema caption').innerText(), 'Fields 1–6 of 6');
+    assert.deepEqual(await rows(page, 'table.schema'), [
+      ['id', 'NumberType\nINT64', 'no', 'Customer number', ''],
+      ['address', 'RecordType\nSTRUCT<city STRING, zip STRING>', 'yes', '—', ''],
+      ['city', 'StringType\nSTRING', 'yes', 'City of the billing address (originally: City as typed)', ''],
+      ['zip', 'StringType\nSTRING', 'yes', '—', 'PostalCode'],
+      ['emails', 'ArrayType\nARRAY<STRING>', 'no', '—', 'pii'],
+      ['signed_up', 'TimeType\nTIMESTAMP', 'no', '—', ''],
+    ]);
+    // The path as stored is the cell's title; nesting is indentation (1.1rem a level, 15 px type).
+    const cells = page.locator('table.schema tbody th');
+    assert.deepEqual(await cells.evaluateAll((ths) => ths.map((th) => th.getAttribute('title'))), NESTED_FIELDS.map((fd) => fd.fieldPath));
+    assert.deepEqual(await cells.locator('code').evaluateAll((codes) => codes.map((c) => getComputedStyle(c).paddingLeft)), ['0px', '0px', '16.5px', '16.5px', '0px', '0px']);
+    // Six fields need no filter and no pages.
+    assert.equal(await page.getByLabel('Filter fields').count(), 0);
+    assert.equal(await page.getByRole('group', { name: 'Schema pages' }).count(), 0);
+  });
+
+  it('lists every aspect in groups, as JSON with short union names, or as stored', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url(entityUrl(CUSTOMERS)));
+    const aspects = page.locator('section', { has: page.getByRole('heading', { name: 'Aspects', exact: true }) });
+    await aspects.locator('details.aspect').first().waitFor();
+    const groups = await aspects.locator('.aspect-group').evaluateAll((divs) =>
+      divs.map((d) => [d.querySelector('h3')?.textContent ?? '', ...[...d.querySelectorAll('summary')].map((s) => (s as HTMLElement).innerText)]),
+    );
+    assert.deepEqual(groups, [
+      [
+        'Identity and description',
+        'browsePathsV2 version 1',
+        'container version 1',
+        'dataPlatformInstance version 1',
+        'datasetKey version 1',
+        'datasetProperties version 1',
+        'deprecation version 1',
+        'institutionalMemory version 1',
+        'subTypes version 1',
+      ],
+      ['Structure', 'editableSchemaMetadata version 1', 'schemaMetadata version 1'],
+      ['Lineage and relations', 'upstreamLineage version 1'],
+    ]);
+    const stored = (await f.served.client.call('GET', `/openapi/v2/entity/dataset/${encodeURIComponent(CUSTOMERS)}/schemaMetadata`)).body as { value: unknown };
+    const schema = aspects.locator('details.aspect').filter({ has: page.getByText('schemaMetadata version 1', { exact: true }) });
+    // Folded aspects are not laid out until opened.
+    assert.equal(await schema.locator('pre').count(), 0);
+    await schema.locator('summary').click();
+    assert.equal(await schema.locator('pre').innerText(), shortJson(stored.value));
+    assert.notEqual(shortJson(stored.value), JSON.stringify(stored.value, null, 2));
+    const abbr = schema.locator('abbr', { hasText: 'OtherSchema' });
+    assert.equal(await abbr.getAttribute('title'), 'com.linkedin.schema.OtherSchema');
+    await assertAccessible(page, 'entity page with an aspect open');
+    await aspects.getByLabel('Full type names').check();
+    assert.equal(await schema.locator('pre').innerText(), JSON.stringify(stored.value, null, 2));
+    assert.equal(await schema.locator('abbr').count(), 0);
+  });
+
+  it('shows a 1,000-field schema a page at a time, with a filter, without a long task', async (t) => {
+    const page = await f.signedIn();
+    // Long tasks (over 50 ms of main thread) are recorded from the page's first script on.
+    await page.addInitScript(() => {
+      const w = window as unknown as { longTasks: number[] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(f.url(entityUrl(WIDE)));
+    // A change of hash keeps the document: a reload loads the console afresh, with the observer.
+    const started = Date.now();
+    await page.reload();
+    const caption = page.locator('table.schema caption');
+    await caption.getByText('Fields 1–100 of 1,000').waitFor();
+    const shown = Date.now() - started;
+    assert.equal(await page.locator('table.schema tbody tr').count(), 100);
+    const first = await rows(page, 'table.schema');
+    assert.deepEqual(first.slice(0, 3), [
+      ['group_00', 'RecordType\nSTRUCT', 'no', '—', ''],
+      ['col_0001', 'StringType\nSTRING', 'no', '—', ''],
+      ['col_0002', 'StringType\nSTRING', 'yes', '—', ''],
+    ]);
+    await page.getByText('Page 1 of 10').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Previous fields' }).isDisabled(), true);
+    let clicked = Date.now();
+    await page.getByRole('button', { name: 'Next fields' }).click();
+    await caption.getByText('Fields 101–200 of 1,000').waitFor();
+    const paged = Date.now() - clicked;
+    assert.deepEqual((await rows(page, 'table.schema'))[0].slice(0, 1), ['group_01']);
+    await page.getByText('Page 2 of 10').waitFor();
+
+    clicked = Date.now();
+    await page.getByLabel('Filter fields').fill('col_0999');
+    await caption.getByText('Fields 1–1 of 1 (filtered from 1,000)').waitFor();
+    const filtered = Date.now() - clicked;
+    // Its parent is not on the page, so the whole path is shown.
+    assert.deepEqual(await rows(page, 'table.schema'), [['group_09.col_0999', 'StringType\nSTRING', 'no', '—', '']]);
+    assert.equal(await page.getByRole('group', { name: 'Schema pages' }).count(), 0);
+    await page.getByLabel('Filter fields').fill('no such column');
+    await caption.getByText('No fields (filtered from 1,000)').waitFor();
+    await assertAccessible(page, 'entity page with a 1,000-field schema');
+
+    const longest = Math.max(0, ...(await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)));
+    t.diagnostic(`1,000 fields: first page on screen ${shown} ms after navigation, next page ${paged} ms, filter ${filtered} ms; longest task ${Math.round(longest)} ms`);
+    // A freeze would be seconds; a page of 100 rows is a few tens of milliseconds here.
+    assert.ok(longest < 1000, `longest task ${longest} ms`);
+  });
+});
