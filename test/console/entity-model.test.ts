@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
-import { CUSTOMERS, DATABASE, NESTED_FIELDS, RAW_CUSTOMERS, SCHEMA, seedModel, WIDE } from './model-seed.js';
+import { CUSTOMERS, DATABASE, NESTED_FIELDS, RAW_CUSTOMERS, SCHEMA, seedModel, seedTimeseries, WIDE } from './model-seed.js';
 
 const entityUrl = (urn: string) => `#/entity?${new URLSearchParams({ urn })}`;
 
@@ -16,7 +16,10 @@ const shortJson = (value: unknown) => JSON.stringify(value, null, 2).replace(/"c
 
 describe("console: the entity page over DataHub's model", { skip: BROWSER_SKIP }, () => {
   const f = consoleFixture();
-  before(async () => seedModel(f.served.client));
+  before(async () => {
+    await seedModel(f.served.client);
+    await seedTimeseries(f.served.client);
+  });
 
   it('shows the browse path, subtypes and container chain at the top, each entity linked by its name', async () => {
     const page = await f.signedIn();
@@ -160,5 +163,55 @@ describe("console: the entity page over DataHub's model", { skip: BROWSER_SKIP }
     t.diagnostic(`1,000 fields: first page on screen ${shown} ms after navigation, next page ${paged} ms, filter ${filtered} ms; longest task ${Math.round(longest)} ms`);
     // A freeze would be seconds; a page of 100 rows is a few tens of milliseconds here.
     assert.ok(longest < 1000, `longest task ${longest} ms`);
+  });
+
+  it("charts the row count of the latest profiles (a timeseries aspect) and shows the latest profile's column statistics", async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url(entityUrl(CUSTOMERS)));
+    const profiles = page.locator('section', { has: page.getByRole('heading', { name: 'Profiles', level: 2 }) });
+    await profiles.getByText('Latest profile 2024-05-05 06:00:00 UTC: 1,500 rows, 6 columns').waitFor();
+    const chart = profiles.getByRole('img');
+    assert.equal(await chart.getAttribute('aria-label'), 'Row count: from 1,000 rows on 2024-05-01 to 1,500 rows on 2024-05-05, 5 points');
+    assert.deepEqual(await chart.locator('circle title').allTextContents(), ['2024-05-01: 1,000 rows', '2024-05-02: 1,200 rows', '2024-05-03: 1,250 rows', '2024-05-04: 1,400 rows', '2024-05-05: 1,500 rows']);
+    // The scale runs to 2,000 (1,500 rounded up to 2 × 10³); the first and last days label the time axis.
+    assert.deepEqual(await chart.locator('text').allTextContents(), ['0', '1,000', '2,000', '2024-05-01', '2024-05-05']);
+    // Drawn in a 640 × 200 box, the plot from x 72 to 624 and y 12 to 172: days apart evenly, rows up.
+    const line = ((await chart.locator('polyline').getAttribute('points')) ?? '').split(' ').map((p) => p.split(',').map(Number));
+    assert.deepEqual(line, [
+      [72, 92],
+      [210, 76],
+      [348, 72],
+      [486, 60],
+      [624, 52],
+    ]);
+    const box = await chart.boundingBox();
+    assert.ok(box && box.width > 300 && box.height > 90, `the chart is laid out: ${JSON.stringify(box)}`);
+    assert.deepEqual(await profiles.locator('table.field-profiles thead th').allInnerTexts(), ['Field', 'Distinct', 'Distinct share', 'Nulls', 'Null share', 'Min', 'Max', 'Mean', 'Median', 'Std. dev.']);
+    assert.deepEqual(await rows(page, 'table.field-profiles'), [
+      ['id', '1,500', '100%', '0', '0%', '1', '1500', '750.5', '750', '433.1'],
+      ['address.city', '120', '8%', '15', '1%', '', '', '', '', ''],
+      ['emails', '', '', '300', '20%', '', '', '', '', ''],
+    ]);
+    await assertAccessible(page, 'entity page with profiles');
+  });
+
+  it('lists the operations (a timeseries aspect) newest first, and shows neither section for a dataset without points', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url(entityUrl(CUSTOMERS)));
+    await page.locator('table.operations tbody tr').first().waitFor();
+    assert.deepEqual(await rows(page, 'table.operations'), [
+      ['2024-05-05 06:00:00 UTC', 'UPDATE', 'jdoe', '12', '2024-05-05 06:00:00 UTC'],
+      ['2024-05-04 06:00:00 UTC', 'CUSTOM: BACKFILL', '', '', '2024-05-04 05:00:00 UTC'],
+      ['2024-05-03 06:00:00 UTC', 'INSERT', 'etl', '200', '2024-05-03 05:59:00 UTC'],
+    ]);
+    assert.equal(await page.locator('table.operations').getByRole('link', { name: 'jdoe' }).getAttribute('href'), entityUrl('urn:li:corpuser:jdoe'));
+
+    const read = (aspect: string) => page.waitForResponse((r) => r.url().endsWith('/aspects?action=getTimeseriesAspectValues') && r.request().postDataJSON()?.aspect === aspect);
+    const answers = Promise.all([read('datasetProfile'), read('operation')]);
+    await page.goto(f.url(entityUrl(RAW_CUSTOMERS)));
+    for (const answer of await answers) assert.equal(answer.status(), 200);
+    await page.getByRole('heading', { level: 1, name: 'raw_customers' }).waitFor();
+    assert.equal(await page.getByRole('heading', { level: 2, name: 'Profiles', exact: true }).count(), 0);
+    assert.equal(await page.getByRole('heading', { level: 2, name: 'Operations', exact: true }).count(), 0);
   });
 });

@@ -142,3 +142,56 @@ export async function seedModel(client: Client): Promise<void> {
     },
   ]);
 }
+
+const DAY = 86_400_000;
+/** Five daily profiles of CUSTOMERS, 2024-05-01 to 2024-05-05, and three operations. */
+export const PROFILE_DAYS = [0, 1, 2, 3, 4].map((d) => Date.UTC(2024, 4, 1, 6) + d * DAY);
+export const ROW_COUNTS = [1000, 1200, 1250, 1400, 1500];
+
+/** One point, as DataHub's emitters send it: a proposal with the value as a JSON string. */
+async function ingestPoint(client: Client, urn: string, aspectName: string, value: unknown) {
+  const proposal = { entityType: 'dataset', entityUrn: urn, aspectName, changeType: 'UPSERT', aspect: { value: JSON.stringify(value), contentType: 'application/json' } };
+  const answer = await client.call('POST', '/aspects?action=ingestProposal', { proposal }, { 'X-RestLi-Protocol-Version': '2.0.0' });
+  assert.equal(answer.status, 200, `${aspectName}: ${answer.status} ${JSON.stringify(answer.body)}`);
+}
+
+export async function seedTimeseries(client: Client): Promise<void> {
+  for (const [i, time] of PROFILE_DAYS.entries()) {
+    const latest = i === PROFILE_DAYS.length - 1;
+    await ingestPoint(client, CUSTOMERS, 'datasetProfile', {
+      timestampMillis: time,
+      rowCount: ROW_COUNTS[i],
+      columnCount: 6,
+      // Column statistics as DataHub's profiler writes them (numbers as strings), on the latest only.
+      ...(latest
+        ? {
+            fieldProfiles: [
+              { fieldPath: 'id', uniqueCount: 1500, uniqueProportion: 1, nullCount: 0, nullProportion: 0, min: '1', max: '1500', mean: '750.5', median: '750', stdev: '433.1' },
+              { fieldPath: 'address.city', uniqueCount: 120, uniqueProportion: 0.08, nullCount: 15, nullProportion: 0.01 },
+              { fieldPath: 'emails', nullCount: 300, nullProportion: 0.2 },
+            ],
+          }
+        : {}),
+    });
+  }
+  await ingestPoint(client, CUSTOMERS, 'operation', {
+    timestampMillis: PROFILE_DAYS[2],
+    operationType: 'INSERT',
+    actor: 'urn:li:corpuser:etl',
+    numAffectedRows: 200,
+    lastUpdatedTimestamp: PROFILE_DAYS[2] - 60_000,
+  });
+  await ingestPoint(client, CUSTOMERS, 'operation', {
+    timestampMillis: PROFILE_DAYS[4],
+    operationType: 'UPDATE',
+    actor: 'urn:li:corpuser:jdoe',
+    numAffectedRows: 12,
+    lastUpdatedTimestamp: PROFILE_DAYS[4],
+  });
+  await ingestPoint(client, CUSTOMERS, 'operation', {
+    timestampMillis: PROFILE_DAYS[3],
+    operationType: 'CUSTOM',
+    customOperationType: 'BACKFILL',
+    lastUpdatedTimestamp: PROFILE_DAYS[3] - 3_600_000,
+  });
+}

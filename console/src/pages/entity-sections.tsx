@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { ErrorMessage, Loading, shortUrn } from '../components/common';
+import { ErrorMessage, Loading, shortUrn, when } from '../components/common';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
 import { aspect, aspectNames, versionOf, type EntityV3 } from './entity-info';
@@ -108,7 +108,6 @@ interface Version {
 /** How many of the latest versions are listed. */
 const LISTED = 10;
 
-const when = (time: number | undefined) => (time ? `${new Date(time).toISOString().replace('T', ' ').slice(0, 19)} UTC` : '—');
 
 /** The versions of one aspect (the URL's `aspect`), and a diff between two of them (`from`, `to`). */
 export function EntityHistory({ entity, type, route }: { entity: EntityV3; type: string; route: Route }) {

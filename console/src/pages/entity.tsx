@@ -7,6 +7,7 @@ import { href, type Route } from '../router';
 import type { Session } from '../session';
 import { groupAspects } from './aspect-groups';
 import { CustomProperties, Deprecation, Lineage, Links } from './entity-details';
+import { Operations, Profiles } from './entity-profiles';
 import { SchemaFields } from './entity-schema';
 import { EntityHistory, TestResults } from './entity-sections';
 import { BrowsePath, ContainerChain, subTypesOf, useTrail } from './entity-trail';
@@ -169,6 +170,9 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
 
       {aspect(entity, 'schemaMetadata') && <SchemaFields entity={entity} />}
       <Lineage entity={entity} />
+      {/* Timeseries aspects: of DataHub's entity types, only datasets have profiles and operations. */}
+      {type === 'dataset' && <Profiles urn={urn} />}
+      {type === 'dataset' && <Operations urn={urn} />}
 
       <section class="card" aria-labelledby="properties-title">
         <h2 id="properties-title">Structured properties</h2>
