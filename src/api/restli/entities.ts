@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../errors.js';
 import { isRecord } from '../../json.js';
-import type { AspectView, Reader } from '../../read/read.js';
+import type { Reader, VersionedView } from '../../read/read.js';
 import type { EntitySpec, Registry } from '../../registry/registry.js';
 import type { Services } from '../../services.js';
 import type { AuditStamp, SystemMetadata } from '../../store/store.js';
@@ -58,7 +58,8 @@ export function entityRoutes(app: FastifyInstance, { ingest, reader, registry }:
       const names = aspectNames(req.query.aspects, entity, registry);
       const found = await reader.getEntity(urn.text, names && [...names, entity.keyAspect.name]);
       const aspects: Record<string, EnvelopedAspect> = {};
-      for (const [name, aspect] of found?.aspects ?? []) aspects[name] = enveloped(name, aspect);
+      // Versioned aspects only, as DataHub's entitiesV2 answers (a read of timeseries points is getTimeseriesAspectValues).
+  for (const [name, aspect] of found?.aspects ?? []) if (aspect.systemMetadata.version !== undefined) aspects[name] = enveloped(name, aspect as VersionedView);
       // DataHub always answers with the key, which the URN determines, whether the entity exists or not.
       aspects[entity.keyAspect.name] ??= {
         name: entity.keyAspect.name,
@@ -115,7 +116,7 @@ function aspectNames(raw: string[] | undefined, entity: EntitySpec, registry: Re
   return [...new Set(names.map((name) => registry.aspectOf(entity, name)?.name).filter((name): name is string => name !== undefined))];
 }
 
-function enveloped(name: string, aspect: AspectView): EnvelopedAspect {
+function enveloped(name: string, aspect: VersionedView): EnvelopedAspect {
   const { systemMetadata } = aspect;
   // DataHub's `created` is when (and by whom) this version of the aspect was written.
   return { name, type: 'VERSIONED', version: 0, value: aspect.value, created: systemMetadata.aspectModified, systemMetadata };
