@@ -105,6 +105,20 @@ export class Ingest {
     });
   }
 
+  /**
+   * Deletes an entity's timeseries points, of the named aspects (all when omitted), between start
+   * and end inclusive (unbounded when omitted); returns how many went. Points are not versions: no
+   * change-log event, as DataHub's delete of timeseries values logs none.
+   */
+  async deletePoints(urnText: string, aspects: readonly string[] | undefined, start: number | undefined, end: number | undefined, context: WriteContext): Promise<number> {
+    const urn = parseUrn(urnText);
+    this.registry.entityOf(urn);
+    if (context.source !== SYSTEM_SOURCE && this.registry.isBuiltIn(urn)) {
+      throw new ForbiddenError(`${urn.text} is built in: urnbase writes it itself, and it cannot be changed or deleted`);
+    }
+    return this.locks.run([urn.text], () => this.store.deletePoints({ urn: urn.text, ...(aspects ? { aspects } : {}), ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}) }));
+  }
+
   /** URN, entity type, key and aspect checks: everything that does not need stored state. */
   private resolve(proposal: Proposal, context: WriteContext): ResolvedProposal {
     const urn = parseUrn(proposal.urn);
