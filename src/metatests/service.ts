@@ -66,7 +66,7 @@ export class MetadataTests {
       if (error instanceof DefinitionError) throw new ValidationError(error.message);
       throw error;
     }
-    const entity = (await this.reader.getEntities([urn], parsed.aspects)).get(urn);
+    const entity = (await this.reader.getEntities([urn], parsed.aspects, { points: true })).get(urn);
     if (!entity) throw new NotFoundError(`Entity ${urn} not found`);
     return this.evaluation.verdict(entity, parsed);
   }
