@@ -101,7 +101,16 @@ describe("console: the entity page over DataHub's model", { skip: BROWSER_SKIP }
       ],
       ['Structure', 'editableSchemaMetadata version 1', 'schemaMetadata version 1'],
       ['Lineage and relations', 'upstreamLineage version 1'],
+      // Timeseries aspects: an entity read answers each with its latest point.
+      ['Statistics and operations', 'datasetProfile latest point 2024-05-05 06:00:00 UTC', 'operation latest point 2024-05-05 06:00:00 UTC'],
     ]);
+    // Points have no versions: the history offers the versioned aspects only.
+    const offered = await page.getByLabel('Aspect', { exact: true }).locator('option').allInnerTexts();
+    assert.deepEqual(
+      offered.filter((o) => /datasetProfile|operation/.test(o)),
+      [],
+    );
+    assert.equal(offered.length, 11);
     const stored = (await f.served.client.call('GET', `/openapi/v2/entity/dataset/${encodeURIComponent(CUSTOMERS)}/schemaMetadata`)).body as { value: unknown };
     const schema = aspects.locator('details.aspect').filter({ has: page.getByText('schemaMetadata version 1', { exact: true }) });
     // Folded aspects are not laid out until opened.

@@ -8,6 +8,23 @@ export interface AspectGroup {
   aspects: string[];
 }
 
+/**
+ * DataHub's timeseries aspects: points in time, not versions. An entity read answers each with its
+ * latest point; the rest are read through getTimeseriesAspectValues.
+ */
+export const TIMESERIES_ASPECTS: ReadonlySet<string> = new Set([
+  'datasetProfile',
+  'datasetUsageStatistics',
+  'operation',
+  'chartUsageStatistics',
+  'dashboardUsageStatistics',
+  'queryUsageStatistics',
+  'dataProcessInstanceRunEvent',
+  'assertionRunEvent',
+  'datahubIngestionCheckpoint',
+  'datahubIngestionRunSummary',
+]);
+
 const NAMED: Array<{ title: string; names: ReadonlySet<string> }> = [
   {
     title: 'Ownership and governance',
@@ -18,23 +35,7 @@ const NAMED: Array<{ title: string; names: ReadonlySet<string> }> = [
     title: 'Lineage and relations',
     names: new Set(['upstreamLineage', 'datasetUpstreamLineage', 'dataJobInputOutput', 'dataProcessInstanceInput', 'dataProcessInstanceOutput', 'dataProcessInstanceRelationships', 'siblings', 'querySubjects']),
   },
-  {
-    // DataHub's timeseries aspects, and the summaries made from them.
-    title: 'Statistics and operations',
-    names: new Set([
-      'datasetProfile',
-      'datasetUsageStatistics',
-      'operation',
-      'chartUsageStatistics',
-      'dashboardUsageStatistics',
-      'queryUsageStatistics',
-      'dataProcessInstanceRunEvent',
-      'assertionRunEvent',
-      'datahubIngestionCheckpoint',
-      'datahubIngestionRunSummary',
-      'partitionsSummary',
-    ]),
-  },
+  { title: 'Statistics and operations', names: new Set([...TIMESERIES_ASPECTS, 'partitionsSummary']) },
   {
     title: 'Identity and description',
     names: new Set(['status', 'subTypes', 'container', 'browsePaths', 'browsePathsV2', 'dataPlatformInstance', 'deprecation', 'datasetDeprecation', 'institutionalMemory', 'embed', 'origin', 'documentation', 'versionInfo']),

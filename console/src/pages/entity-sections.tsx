@@ -3,6 +3,7 @@ import { api, enc, V3 } from '../api';
 import { ErrorMessage, Loading, shortUrn, when } from '../components/common';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
+import { TIMESERIES_ASPECTS } from './aspect-groups';
 import { aspect, aspectNames, versionOf, type EntityV3 } from './entity-info';
 import type { FailedCondition } from './tests-model';
 
@@ -111,7 +112,8 @@ const LISTED = 10;
 
 /** The versions of one aspect (the URL's `aspect`), and a diff between two of them (`from`, `to`). */
 export function EntityHistory({ entity, type, route }: { entity: EntityV3; type: string; route: Route }) {
-  const names = aspectNames(entity);
+  // Timeseries points have no versions to compare.
+  const names = aspectNames(entity).filter((n) => !TIMESERIES_ASPECTS.has(n));
   const chosen = route.params.get('aspect');
   const name = chosen && names.includes(chosen) ? chosen : (names.find((n) => versionOf(entity, n) > 1) ?? names[0]);
   const latest = name ? versionOf(entity, name) : 0;

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { ErrorMessage, Loading, shortUrn } from '../components/common';
+import { ErrorMessage, Loading, shortUrn, when } from '../components/common';
 import { JsonView } from '../components/json-view';
 import { PropertyEditing, TagEditing } from '../components/entity-editing';
 import { href, type Route } from '../router';
 import type { Session } from '../session';
-import { groupAspects } from './aspect-groups';
+import { groupAspects, TIMESERIES_ASPECTS } from './aspect-groups';
 import { CustomProperties, Deprecation, Lineage, Links } from './entity-details';
 import { Operations, Profiles } from './entity-profiles';
 import { SchemaFields } from './entity-schema';
@@ -204,21 +204,25 @@ function Aspects({ entity }: { entity: EntityV3 }) {
       {groups.map((group) => (
         <div key={group.title} class="aspect-group">
           <h3>{group.title}</h3>
-          {group.aspects.map((name) => (
-            <AspectJson key={name} name={name} version={versionOf(entity, name)} value={aspect(entity, name) ?? (entity[name] as { value?: unknown }).value} full={full} />
-          ))}
+          {group.aspects.map((name) => {
+            const value = aspect(entity, name) ?? (entity[name] as { value?: unknown }).value;
+            // A timeseries aspect is read as its latest point, which has a time, not a version.
+            const time = (value as { timestampMillis?: number } | undefined)?.timestampMillis;
+            const label = TIMESERIES_ASPECTS.has(name) ? `latest point ${when(time)}` : `version ${versionOf(entity, name)}`;
+            return <AspectJson key={name} name={name} label={label} value={value} full={full} />;
+          })}
         </div>
       ))}
     </section>
   );
 }
 
-function AspectJson({ name, version, value, full }: { name: string; version: number; value: unknown; full: boolean }) {
+function AspectJson({ name, label, value, full }: { name: string; label: string; value: unknown; full: boolean }) {
   const [open, setOpen] = useState(false);
   return (
     <details class="aspect" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>
-        {name} <span class="muted">version {version}</span>
+        {name} <span class="muted">{label}</span>
       </summary>
       {open && <JsonView value={value} full={full} />}
     </details>
