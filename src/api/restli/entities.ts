@@ -8,6 +8,7 @@ import type { AuditStamp, SystemMetadata } from '../../store/store.js';
 import { ref } from '../answers.js';
 import { clientSystemMetadata } from '../entity-writes.js';
 import { restliRoute, restliWriteContext, unservedAction } from './routes.js';
+import { requestUrn } from '../urns.js';
 import { snapshotFor, snapshotOf, snapshotProposals } from './snapshot.js';
 import { Pacer } from '../../pace.js';
 import { checkProposalCount } from '../../ingest/ingest.js';
@@ -97,7 +98,7 @@ export function entityRoutes(app: FastifyInstance, { ingest, reader, registry }:
       },
     },
     async (req) => {
-      const { urn, entity } = reader.entityOf(req.params.urn);
+      const { urn, entity } = requestUrn(registry, req.params.urn);
       const spec = snapshotFor(registry, urn, entity);
       const names = aspectNames(req.query.aspects, entity, registry);
       return snapshotOf(registry, spec, urn, await reader.getEntity(urn.text, names && [...names, entity.keyAspect.name]));
