@@ -54,7 +54,8 @@ export interface AppliedChange {
   aspect: string;
   /** The aspect value after the change; undefined when the change deleted it. */
   value: unknown;
-  systemMetadata?: import('../store/store.js').SystemMetadata;
+  /** A timeseries point's is PointMetadata (no version). */
+  systemMetadata?: import('../store/store.js').SystemMetadata | import('../store/store.js').PointMetadata;
   /** False when the write matched the stored value (or deleted something absent). */
   changed: boolean;
   /** When this change created its entity: the key and default aspects written with it. */

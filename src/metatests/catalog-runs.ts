@@ -59,7 +59,7 @@ export class CatalogRuns {
 
   /** Evaluates one page of a run (a worker thread's share). */
   async page(page: PageTask, tests: readonly LoadedTest[], options: EvaluateOptions): Promise<PageCounts> {
-    const entities = await this.reader.entitiesBetween(this.registry.entityType(page.entityType)!, page.after, page.last, aspectsRead(tests, options.push));
+    const entities = await this.reader.entitiesBetween(this.registry.entityType(page.entityType)!, page.after, page.last, aspectsRead(tests, options.push), { points: true });
     return this.evaluatePage(entities, tests, options);
   }
 

@@ -69,7 +69,7 @@ export class MetadataTests {
       if (error instanceof DefinitionError) throw new ValidationError(error.message);
       throw error;
     }
-    const entity = (await this.reader.getEntities([urn], parsed.aspects)).get(urn);
+    const entity = (await this.reader.getEntities([urn], parsed.aspects, { points: true })).get(urn);
     if (!entity) throw new NotFoundError(`Entity ${urn} not found`);
     const verdict = await this.evaluation.verdict(entity, parsed);
     return parsed.selectsNothing ? { ...verdict, note: EMPTY_DEFINITION_NOTE } : verdict;
