@@ -150,14 +150,21 @@ describe("console: the entity page over DataHub's model", { skip: BROWSER_SKIP }
     ]);
     await page.getByText('Page 1 of 10').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Previous fields' }).isDisabled(), true);
-    let clicked = Date.now();
     await page.getByRole('button', { name: 'Next fields' }).click();
     await caption.getByText('Fields 101–200 of 1,000').waitFor();
-    const paged = Date.now() - clicked;
     assert.deepEqual((await rows(page, 'table.schema'))[0].slice(0, 1), ['group_01']);
     await page.getByText('Page 2 of 10').waitFor();
+    // Measured in the page: from the click to the frame after the next page is laid out.
+    const paged = await page.evaluate(async () => {
+      const next = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Next fields') as HTMLButtonElement;
+      const started = performance.now();
+      next.click();
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return Math.round(performance.now() - started);
+    });
+    assert.equal(await caption.innerText(), 'Fields 201–300 of 1,000');
 
-    clicked = Date.now();
+    const clicked = Date.now();
     await page.getByLabel('Filter fields').fill('col_0999');
     await caption.getByText('Fields 1–1 of 1 (filtered from 1,000)').waitFor();
     const filtered = Date.now() - clicked;
@@ -169,7 +176,7 @@ describe("console: the entity page over DataHub's model", { skip: BROWSER_SKIP }
     await assertAccessible(page, 'entity page with a 1,000-field schema');
 
     const longest = Math.max(0, ...(await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)));
-    t.diagnostic(`1,000 fields: first page on screen ${shown} ms after navigation, next page ${paged} ms, filter ${filtered} ms; longest task ${Math.round(longest)} ms`);
+    t.diagnostic(`1,000 fields: first page on screen ${shown} ms after navigation, next page laid out ${paged} ms after its click (in the page), filter ${filtered} ms; longest task ${Math.round(longest)} ms`);
     // A freeze would be seconds; a page of 100 rows is a few tens of milliseconds here.
     assert.ok(longest < 1000, `longest task ${longest} ms`);
   });
