@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
-import { CUSTOMERS, DATABASE, NESTED_FIELDS, RAW_CUSTOMERS, SCHEMA, seedModel, seedTimeseries, WIDE } from './model-seed.js';
+import { CUSTOMERS, DATABASE, GONE, NESTED_FIELDS, RAW_CUSTOMERS, SCHEMA, seedModel, seedTimeseries, WIDE } from './model-seed.js';
 
 const entityUrl = (urn: string) => `#/entity?${new URLSearchParams({ urn })}`;
 
@@ -55,6 +55,16 @@ describe("console: the entity page over DataHub's model", { skip: BROWSER_SKIP }
     await page.getByRole('navigation', { name: 'Containers' }).getByRole('link', { name: 'shop' }).waitFor();
     // Written without one, it has the default browse path urnbase gives it, as DataHub does.
     assert.deepEqual(await page.getByRole('navigation', { name: 'Browse path' }).locator('li').allInnerTexts(), ['Default']);
+
+    // A container that is not in the catalog: linked all the same, by the entry's id and the URN's id.
+    await page.goto(f.url(entityUrl(RAW_CUSTOMERS)));
+    await page.getByRole('heading', { level: 1, name: 'raw_customers' }).waitFor();
+    const gone = page.getByRole('navigation', { name: 'Containers' }).getByRole('link');
+    await gone.waitFor();
+    assert.deepEqual([await gone.innerText(), await gone.getAttribute('href')], ['archive-0001', entityUrl(GONE)]);
+    const path = page.getByRole('navigation', { name: 'Browse path' });
+    assert.deepEqual(await path.locator('li').allInnerTexts(), ['prod', 'archive']);
+    assert.equal(await path.getByRole('link', { name: 'archive' }).getAttribute('href'), entityUrl(GONE));
   });
 
   it('shows a nested schema: paths indented under their parents, union types by short name with the native type, nullable, edited descriptions, tags and terms', async () => {

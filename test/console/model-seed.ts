@@ -13,6 +13,7 @@ export const DATABASE = 'urn:li:container:5f1d0d2c7a3c4e1b9b3e2f0a1c2d3e4f';
 export const SCHEMA = 'urn:li:container:8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d';
 export const CUSTOMERS = ds('bigquery', 'shop.sales.customers');
 export const RAW_CUSTOMERS = ds('bigquery', 'shop.raw.customers');
+export const GONE = 'urn:li:container:archive-0001';
 export const WIDE = ds('bigquery', 'shop.sales.wide_events');
 export const WIDE_FIELDS = 1000;
 
@@ -109,7 +110,15 @@ export async function seedModel(client: Client): Promise<void> {
         },
       },
     },
-    { urn: RAW_CUSTOMERS, aspects: { datasetProperties: { value: { name: 'raw_customers' } } } },
+    {
+      urn: RAW_CUSTOMERS,
+      aspects: {
+        datasetProperties: { value: { name: 'raw_customers' } },
+        // A container that is not in the catalog: the path keeps its id, the chain its URN.
+        container: { value: { container: GONE } },
+        browsePathsV2: { value: { path: [{ id: 'prod' }, { id: 'archive', urn: GONE }] } },
+      },
+    },
     {
       urn: WIDE,
       aspects: {

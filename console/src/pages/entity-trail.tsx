@@ -81,14 +81,17 @@ export function useTrail(entity: EntityV3): Trail {
   return found.key === key ? found : { key, chain: container ? [container] : [], entities: new Map() };
 }
 
-function EntityLink({ urn, entities }: { urn: string; entities: Map<string, EntityV3 | undefined> }) {
+/** A link to an entity by its name once read; until then (or when it cannot be read), by `label`. */
+function EntityLink({ urn, entities, label = shortUrn(urn) }: { urn: string; entities: Map<string, EntityV3 | undefined>; label?: string }) {
   const known = entities.get(urn);
   return (
     <a href={href('/entity', { urn })} title={urn}>
-      {known ? nameOf(known) : shortUrn(urn)}
+      {known ? nameOf(known) : label}
     </a>
   );
 }
+
+const entryLabel = (id: string) => (isUrn(id) ? shortUrn(id) : id);
 
 /** The browse path, above the entity's name. */
 export function BrowsePath({ entity, trail: { entities } }: { entity: EntityV3; trail: Trail }) {
@@ -98,7 +101,7 @@ export function BrowsePath({ entity, trail: { entities } }: { entity: EntityV3; 
     <nav class="trail" aria-label="Browse path">
       <ol>
         {path.map((entry, i) => (
-          <li key={i}>{entry.urn ? <EntityLink urn={entry.urn} entities={entities} /> : isUrn(entry.id) ? shortUrn(entry.id) : entry.id}</li>
+          <li key={i}>{entry.urn ? <EntityLink urn={entry.urn} entities={entities} label={entryLabel(entry.id)} /> : entryLabel(entry.id)}</li>
         ))}
       </ol>
     </nav>
