@@ -38,6 +38,7 @@ import { bootstrap } from './ingest/bootstrap.js';
 import { TestScheduler } from './metatests/scheduler.js';
 import { Registry } from './registry/registry.js';
 import type { Services } from './services.js';
+import { timeseriesRoutesV2, timeseriesShapes } from './api/v2/timeseries.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -140,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     authenticate(req, done);
   });
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...testShapes, ...restliShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -153,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   tokenRoutes(app, tokens);
   eventRoutes(app, changeLog);
   timelineRoutes(app, timeline);
+  timeseriesRoutesV2(app, services);
   await consoleRoutes(app);
   await app.ready();
   return { app, services, createdAdminTokenFile };

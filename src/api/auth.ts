@@ -15,6 +15,8 @@ declare module 'fastify' {
     permission?: Permission;
     /** Served without a token (health, config, the API document). */
     public?: boolean;
+    /** Actions (`?action=`) of a route that only read: they need `read`, whatever its `permission` (Rest.li's /aspects). */
+    readActions?: readonly string[];
   }
 }
 
@@ -49,7 +51,9 @@ export function registerAuth(app: FastifyInstance, tokens: TokenService, limiter
     const known = secret === undefined ? undefined : tokens.cached(secret);
     const settle = (principal: Principal) => {
       req.principal = principal;
-      const permission = req.routeOptions.config?.permission;
+      const config = req.routeOptions.config;
+      const action = (req.query as { action?: unknown } | undefined)?.action;
+      const permission = typeof action === 'string' && config?.readActions?.includes(action) ? 'read' : config?.permission;
       if (permission) authorize(req, permission);
     };
     if (known) {

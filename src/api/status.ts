@@ -44,9 +44,9 @@ export function statusRoutes(app: FastifyInstance): void {
       // A string, as DataHub sends it: clients check for "true" to know they reached GMS, not the frontend.
       noCode: 'true',
       patchCapable: true,
-      // Stateful ingestion keeps checkpoints in a timeseries aspect (datahubIngestionCheckpoint), which
-      // urnbase does not keep: saying so makes a pipeline stop with a clear message instead of failing later.
-      statefulIngestionCapable: false,
+      // Stateful ingestion keeps checkpoints in a timeseries aspect (datahubIngestionCheckpoint), read
+      // back with getTimeseriesAspectValues filtered on pipelineName.
+      statefulIngestionCapable: true,
       supportsImpactAnalysis: false,
       retention: 'true',
       timeZone: 'GMT',
@@ -92,7 +92,7 @@ export const statusShapes = {
       },
       noCode: { type: 'string', enum: ['true'] },
       patchCapable: { type: 'boolean' },
-      statefulIngestionCapable: { type: 'boolean', description: 'false: no ingestion checkpoints (a timeseries aspect)' },
+      statefulIngestionCapable: { type: 'boolean', description: 'true: ingestion checkpoints (the timeseries aspect datahubIngestionCheckpoint) are kept and read back' },
       supportsImpactAnalysis: { type: 'boolean', description: 'false: no multi-hop lineage' },
       retention: { type: 'string' },
       timeZone: { type: 'string' },

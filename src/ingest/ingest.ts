@@ -10,6 +10,7 @@ import { BatchState } from './batch-state.js';
 import { defaultAspectNames, defaultAspects } from './defaults.js';
 import { KeyedLock } from './locks.js';
 import { applyPatch } from './patch.js';
+import { pointPlace } from './point-key.js';
 import { PendingCommit, type ChangedEntity } from './pending-commit.js';
 import type { AspectPlugins, ProposedChange, ValidationContext } from './plugins.js';
 import { SYSTEM_SOURCE, type AppliedChange, type Proposal, type WriteContext } from './proposal.js';
@@ -85,7 +86,7 @@ export class Ingest {
     const resolved: ResolvedProposal[] = [];
     const pacer = new Pacer();
     for (const proposal of proposals) {
-      resolved.push(this.resolve(proposal, context));
+      resolved.push(located(proposal, () => this.resolve(proposal, context)));
       await pacer.pace();
     }
     if (resolved.length === 0) return [];
@@ -102,6 +103,20 @@ export class Ingest {
         }
       }
     });
+  }
+
+  /**
+   * Deletes an entity's timeseries points, of the named aspects (all when omitted), between start
+   * and end inclusive (unbounded when omitted); returns how many went. Points are not versions: no
+   * change-log event, as DataHub's delete of timeseries values logs none.
+   */
+  async deletePoints(urnText: string, aspects: readonly string[] | undefined, start: number | undefined, end: number | undefined, context: WriteContext): Promise<number> {
+    const urn = parseUrn(urnText);
+    this.registry.entityOf(urn);
+    if (context.source !== SYSTEM_SOURCE && this.registry.isBuiltIn(urn)) {
+      throw new ForbiddenError(`${urn.text} is built in: urnbase writes it itself, and it cannot be changed or deleted`);
+    }
+    return this.locks.run([urn.text], () => this.store.deletePoints({ urn: urn.text, ...(aspects ? { aspects } : {}), ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}) }));
   }
 
   /** URN, entity type, key and aspect checks: everything that does not need stored state. */
@@ -149,7 +164,7 @@ export class Ingest {
     const pacer = new Pacer();
     // Side effects may append proposals while we go; they run in this same transaction.
     for (let i = 0; i < items.length; i++) {
-      results.push(await this.apply(items[i], run));
+      results.push(await locatedAsync(items[i].proposal, () => this.apply(items[i], run)));
       await pacer.pace();
     }
     await this.commit(run, context);
@@ -166,6 +181,7 @@ export class Ingest {
       return { urn: urn.text, entityType: entity.name, aspect: aspect.name, value: current?.value, systemMetadata: current?.systemMetadata, changed: false };
     }
     if (item.proposal.changeType === 'DELETE') return this.delete(item, current?.value, run);
+    if (item.aspect.kind === 'timeseries') return this.writePoint(item, entityExists, run);
 
     const value = await this.valueToWrite(item, current?.value, run.lookups);
     this.indexer?.checkSize(item.urn.text, item.entity, item.aspect.name, value);
@@ -204,15 +220,47 @@ export class Ingest {
     return 'write';
   }
 
+  /**
+   * A timeseries point: no version, no patch, nothing to compare with; validated like any value,
+   * then appended (a point with the same key replaces the stored one).
+   */
+  private async writePoint(item: ResolvedProposal, entityExists: boolean, run: Attempt): Promise<AppliedChange> {
+    const { proposal, aspect } = item;
+    if (proposal.changeType === 'PATCH') {
+      throw new ValidationError(`${aspect.name} is a timeseries aspect: its points cannot be patched (DataHub refuses it too); send the whole point with UPSERT`);
+    }
+    const value = await this.valueToWrite(item, undefined, run.lookups);
+    const place = pointPlace(aspect.name, value);
+    await this.checkSchema(item, value);
+    await this.validate(this.change(item, undefined, value), run.lookups);
+    const created = entityExists ? undefined : await this.createEntity(item, run);
+    const result = run.pending.point(changed(item), aspect.name, value, place, proposal.systemMetadata);
+    return created ? { ...result, created } : result;
+  }
+
   /** A DELETE: validated, then removed. Deleting the key aspect deletes the whole entity. */
   private async delete(item: ResolvedProposal, previous: unknown, run: Attempt): Promise<AppliedChange> {
     const { urn, entity, aspect } = item;
     const change = this.change(item, previous, undefined);
     await this.validate(change, run.lookups);
+    if (aspect.kind === 'timeseries') return this.deleteLatestPoint(item, run);
     const names = aspect === entity.keyAspect ? [...run.state.aspects(urn.text).keys()] : [aspect.name];
     const removed = names.map((name) => run.pending.remove(changed(item), name)).some(Boolean);
+    // An entity goes with its timeseries points.
+    if (aspect === entity.keyAspect) run.pending.removePoints({ urn: urn.text });
     if (removed) await this.expand(change, run);
     return { urn: urn.text, entityType: entity.name, aspect: aspect.name, value: undefined, changed: removed };
+  }
+
+  /**
+   * A DELETE of a timeseries aspect removes its latest point (the points at the latest time), as
+   * DataHub's entity APIs delete a timeseries aspect; a range goes with Rest.li's delete action.
+   */
+  private async deleteLatestPoint(item: ResolvedProposal, run: Attempt): Promise<AppliedChange> {
+    const { urn, entity, aspect } = item;
+    const [latest] = await this.store.latestPoints([{ urn: urn.text, aspect: aspect.name }]);
+    if (latest) run.pending.removePoints({ urn: urn.text, aspects: [aspect.name], start: latest.timestampMillis, end: latest.timestampMillis });
+    return { urn: urn.text, entityType: entity.name, aspect: aspect.name, value: undefined, changed: latest !== undefined };
   }
 
   /** Patch application, then the aspect's mutators: the value the proposal will write. */
@@ -306,4 +354,25 @@ function aspectKey(urn: string, aspect: string): string {
 
 function changed(item: ResolvedProposal): ChangedEntity {
   return item.proposal.actor === undefined ? { urn: item.urn.text, entity: item.entity } : { urn: item.urn.text, entity: item.entity, actor: item.proposal.actor };
+}
+
+/** A refusal of a proposal's value, prefixed with where the request carried it (Proposal.where). */
+function located<T>(proposal: Proposal, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw relocated(proposal, error);
+  }
+}
+
+async function locatedAsync<T>(proposal: Proposal, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw relocated(proposal, error);
+  }
+}
+
+function relocated(proposal: Proposal, error: unknown): unknown {
+  return proposal.where && error instanceof ValidationError ? new ValidationError(`${proposal.where}: ${error.message}`) : error;
 }

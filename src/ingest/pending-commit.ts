@@ -2,7 +2,8 @@ import { ValidationError } from '../errors.js';
 import { jsonEqual, jsonText } from '../json.js';
 import type { EntitySpec } from '../registry/registry.js';
 import type { IndexedChange, RequestValues, SearchIndexer } from '../search/indexer.js';
-import type { AspectWrite, AuditStamp, ChangeEvent, ChangeType, CommitBatch, Store, SystemMetadata } from '../store/store.js';
+import type { AspectWrite, AuditStamp, ChangeEvent, ChangeType, CommitBatch, PointMetadata, PointRemoval, Store, SystemMetadata, TimeseriesPoint } from '../store/store.js';
+import type { PointPlace } from './point-key.js';
 import type { BatchState } from './batch-state.js';
 import type { AppliedChange, ClientSystemMetadata, WriteContext } from './proposal.js';
 
@@ -21,6 +22,8 @@ export interface ChangedEntity {
  */
 export class PendingCommit {
   private readonly writes: AspectWrite[] = [];
+  private readonly points: TimeseriesPoint[] = [];
+  private readonly pointRemovals: PointRemoval[] = [];
   readonly events: ChangeEvent[] = [];
   /** Each indexed aspect's value as stored and as this request leaves it. */
   private readonly indexed = new Map<string, IndexedChange>();
@@ -76,6 +79,28 @@ export class PendingCommit {
     return { ...base, value, systemMetadata, changed: true };
   }
 
+  /**
+   * Appends a timeseries point (replacing a stored point with its key). Logged as DataHub's
+   * change log logs it: an UPSERT of the aspect, with no previous value (points are not versions).
+   */
+  point({ urn, entity, actor }: ChangedEntity, aspect: string, value: unknown, place: PointPlace, given?: ClientSystemMetadata): AppliedChange {
+    this.charge(urn, aspect, value);
+    const stamp = this.stampOf(actor);
+    const systemMetadata: PointMetadata = {
+      lastObserved: given?.lastObserved ?? this.now,
+      ...(given?.runId !== undefined ? { runId: given.runId } : {}),
+      properties: { ...given?.properties, eventSource: this.context.source },
+    };
+    this.points.push({ urn, entityType: entity.name, aspect, ...place, value, systemMetadata, written: stamp });
+    this.events.push({ urn, entityType: entity.name, aspect, changeType: 'UPSERT', created: stamp, value, previousValue: null, systemMetadata });
+    return { urn, entityType: entity.name, aspect, value, systemMetadata, changed: true };
+  }
+
+  /** Removes an entity's timeseries points (all of them, or as the removal says), in this transaction. */
+  removePoints(removal: PointRemoval): void {
+    this.pointRemovals.push(removal);
+  }
+
   /** Deletes an aspect; false when it was absent. */
   remove({ urn, entity, actor }: ChangedEntity, aspect: string): boolean {
     const aspects = this.state.aspects(urn);
@@ -104,7 +129,7 @@ export class PendingCommit {
   /** The whole batch, with the index writes of the changes (typed by the definitions as `lookups` see them). */
   async batchFor(lookups: RequestValues, store: Store): Promise<CommitBatch> {
     const index = this.indexer ? await this.indexer.writes([...this.indexed.values()], lookups, store) : [];
-    return { writes: this.writes, events: this.events, index };
+    return { writes: this.writes, events: this.events, index, points: this.points, pointRemovals: this.pointRemovals };
   }
 
   /**

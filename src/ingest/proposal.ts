@@ -22,6 +22,11 @@ export interface Proposal {
   systemMetadata?: ClientSystemMetadata;
   /** Who the change is attributed to when not the request's actor: a metadata test's actions name the test. */
   actor?: string;
+  /**
+   * Where the request carried it (`entities[2].value.….aspects[0]`): a refusal of its value then
+   * names that place, so a client finds the bad item of a large batch.
+   */
+  where?: string;
 }
 
 export interface ClientSystemMetadata {
@@ -49,7 +54,8 @@ export interface AppliedChange {
   aspect: string;
   /** The aspect value after the change; undefined when the change deleted it. */
   value: unknown;
-  systemMetadata?: import('../store/store.js').SystemMetadata;
+  /** A timeseries point's is PointMetadata (no version). */
+  systemMetadata?: import('../store/store.js').SystemMetadata | import('../store/store.js').PointMetadata;
   /** False when the write matched the stored value (or deleted something absent). */
   changed: boolean;
   /** When this change created its entity: the key and default aspects written with it. */

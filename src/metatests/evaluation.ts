@@ -60,7 +60,7 @@ export class TestEvaluation {
     for (let attempt = 1; ; attempt++) {
       let entities = attempt === 1 ? read : undefined;
       if (!entities) {
-        const found = await this.reader.getEntities(urns, aspects);
+        const found = await this.reader.getEntities(urns, aspects, { points: true });
         const missing = urns.find((u) => !found.has(u));
         if (missing && !options.skipMissing) throw new NotFoundError(`Entity ${missing} not found`);
         entities = [...found.values()];

@@ -52,7 +52,7 @@ export class LoadedHops implements HopTargets {
       let cache = this.loaded.get(key);
       if (!cache) this.loaded.set(key, (cache = new Map()));
       const known = [...urns].filter((u) => this.registry.entityType(parseUrn(u).entityType) !== undefined);
-      const views = await this.reader.getEntities(known, aspects);
+      const views = await this.reader.getEntities(known, aspects, { points: true });
       for (const urn of urns) cache.set(urn, views.get(urn));
     }
   }

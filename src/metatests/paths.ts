@@ -1,4 +1,4 @@
-import type { AspectView, EntityView } from '../read/read.js';
+import { modifiedTime, type AspectView, type EntityView } from '../read/read.js';
 import type { JsonSchema, Registry } from '../registry/registry.js';
 import { isUrn, parseUrn } from '../urn/urn.js';
 import { isRecord } from '../json.js';
@@ -115,13 +115,14 @@ export function resolvePath(registry: Registry, entity: EntityView, path: Proper
       return [entity.entityType];
     case '__firstSynchronized': {
       const key = registry.entityType(entity.entityType)?.keyAspect.name;
-      const created = key ? aspects.get(key)?.systemMetadata.aspectCreated.time : undefined;
+      const sm = key ? aspects.get(key)?.systemMetadata : undefined;
+      const created = sm?.version === undefined ? undefined : sm.aspectCreated.time;
       return created === undefined ? [] : [created];
     }
     case '__lastSynchronized':
       return latest(aspects, (a) => a.systemMetadata.lastObserved);
     case '__lastUpdated':
-      return latest(aspects, (a) => a.systemMetadata.aspectModified.time);
+      return latest(aspects, (a) => modifiedTime(a.systemMetadata));
     case 'schemaFields':
       return schemaFields(aspects);
     case 'schemaFields.length':

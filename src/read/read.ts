@@ -1,11 +1,23 @@
 import { NotFoundError } from '../errors.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
-import type { AspectVersion, Store, StoredAspect, SystemMetadata } from '../store/store.js';
+import type { AspectVersion, PointCursor, PointMetadata, Store, StoredAspect, StoredPoint, SystemMetadata } from '../store/store.js';
+import { readPoints, type PointRead } from './points.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
 
 export interface AspectView {
   readonly value: unknown;
+  /** A timeseries aspect's latest point has PointMetadata (no version). */
+  readonly systemMetadata: SystemMetadata | PointMetadata;
+}
+
+/** A versioned aspect's value as read: its system metadata has a version and audit stamps. */
+export interface VersionedView extends AspectView {
   readonly systemMetadata: SystemMetadata;
+}
+
+/** When and by whom a value was written: a version's aspectModified; a point's lastObserved (no actor kept there). */
+export function modifiedTime(systemMetadata: SystemMetadata | PointMetadata): number {
+  return systemMetadata.version === undefined ? systemMetadata.lastObserved : systemMetadata.aspectModified.time;
 }
 
 export interface EntityView {
@@ -27,6 +39,11 @@ export interface WrittenValue {
   aspect: string;
   /** Undefined when the change deleted the aspect. */
   value: unknown;
+}
+
+/** `points`: include the latest point of timeseries aspects (DataHub's v3 reads do; its v2 and Rest.li reads do not). */
+export interface PointOptions {
+  points?: boolean;
 }
 
 export interface EntityPage {
@@ -60,23 +77,60 @@ export class Reader {
   }
 
   /** An entity with its latest aspects; undefined when it has no stored aspect. */
-  async getEntity(urnText: string, aspectNames?: readonly string[]): Promise<EntityView | undefined> {
+  async getEntity(urnText: string, aspectNames?: readonly string[], options: PointOptions = {}): Promise<EntityView | undefined> {
     const { urn, entity } = this.entityOf(urnText);
     const names = this.aspectNames(entity, aspectNames);
     const rows = await this.store.getLatest(urn.text, names);
     if (rows.length === 0 && !(await this.exists(urn.text, entity))) return undefined;
-    return view(urn, entity, await this.filtered(urn, rows));
+    const found = view(urn, entity, await this.filtered(urn, rows));
+    if (options.points) await this.addLatestPoints([found], names);
+    return found;
   }
 
   /**
    * Several entities with their latest aspects — all of them, or only the named ones (keys are
    * always read, so an entity without any of them is still found). Missing entities are absent.
    */
-  async getEntities(urnTexts: readonly string[], aspectNames?: ReadonlySet<string>): Promise<Map<string, EntityView>> {
+  async getEntities(urnTexts: readonly string[], aspectNames?: ReadonlySet<string>, options: PointOptions = {}): Promise<Map<string, EntityView>> {
     const parsed = urnTexts.map((text) => this.entityOf(text));
     const names = aspectNames && [...new Set([...aspectNames, ...parsed.map((p) => p.entity.keyAspect.name)])];
     const rows = await this.store.getLatestMany(parsed.map((p) => p.urn.text), names);
-    return new Map((await this.views(parsed, rows, false)).map((e) => [e.urn, e]));
+    const views = await this.views(parsed, rows, false);
+    if (options.points) await this.addLatestPoints(views, names);
+    return new Map(views.map((e) => [e.urn, e]));
+  }
+
+  /**
+   * An entity's points of a timeseries aspect, newest first (by timestampMillis), those in
+   * [start, end] that pass the filter, at most `limit`.
+   */
+  points(urn: string, aspect: string, read: PointRead): Promise<StoredPoint[]> {
+    return readPoints(this.store, urn, aspect, read);
+  }
+
+  /** The latest point of an entity's timeseries aspect. */
+  async latestPoint(urn: string, aspect: string): Promise<StoredPoint | undefined> {
+    return (await this.store.latestPoints([{ urn, aspect }]))[0];
+  }
+
+  /** Points of an aspect across the entities of a type, newest first, after a scroll's cursor. */
+  scrollPoints(entityType: string, aspect: string, query: { start?: number; end?: number; after?: PointCursor; limit: number }): Promise<StoredPoint[]> {
+    return this.store.scrollPoints(entityType, aspect, query);
+  }
+
+  /**
+   * Adds to entity views the latest point of each timeseries aspect (the named ones, or all of
+   * the entity type's), as DataHub's v3 reads and metadata tests see a timeseries aspect.
+   */
+  private async addLatestPoints(views: readonly EntityView[], names: readonly string[] | undefined): Promise<void> {
+    const pairs: Array<{ urn: string; aspect: string }> = [];
+    for (const v of views) {
+      const entity = this.registry.entityType(v.entityType)!;
+      for (const aspect of names ?? entity.aspects.keys()) if (entity.aspects.get(aspect)?.kind === 'timeseries') pairs.push({ urn: v.urn, aspect });
+    }
+    if (pairs.length === 0) return;
+    const byUrn = new Map(views.map((v) => [v.urn, v]));
+    for (const point of await this.store.latestPoints(pairs)) byUrn.get(point.urn)?.aspects.set(point.aspect, point);
   }
 
   /** Every entity's latest value of one aspect, in URN order, read-time filters applied. */
@@ -106,13 +160,15 @@ export class Reader {
   }
 
   /** The entities of one type whose URNs lie in (after, last], as entitiesOf reads them. */
-  async entitiesBetween(entity: EntitySpec, after: string | undefined, last: string, aspectNames?: ReadonlySet<string>): Promise<EntityView[]> {
+  async entitiesBetween(entity: EntitySpec, after: string | undefined, last: string, aspectNames?: ReadonlySet<string>, options: PointOptions = {}): Promise<EntityView[]> {
     // The key is always read, so every entity has a row (an entity is its key).
     const names = aspectNames && [...new Set([...aspectNames, entity.keyAspect.name])];
     const rows = await this.store.getLatestRange(entity.name, after, last, names);
     const urns: string[] = [];
     for (const row of rows) if (urns[urns.length - 1] !== row.urn) urns.push(row.urn);
-    return this.views(urns.map((text) => ({ urn: parseUrn(text), entity })), rows, false);
+    const views = await this.views(urns.map((text) => ({ urn: parseUrn(text), entity })), rows, false);
+    if (options.points) await this.addLatestPoints(views, names);
+    return views;
   }
 
   /** URNs of one entity type in URN order, a page at a time. */
@@ -148,7 +204,7 @@ export class Reader {
    * One aspect. `version` 0 is the latest; N > 0 is the N-th stored value in write order, or the
    * latest when its systemMetadata.version is N.
    */
-  async getAspect(urnText: string, aspectName: string, version = 0): Promise<AspectView | undefined> {
+  async getAspect(urnText: string, aspectName: string, version = 0): Promise<VersionedView | undefined> {
     const { urn, entity } = this.entityOf(urnText);
     const aspect = this.aspect(entity, aspectName);
     // The latest first: a write moves it into the history, which only grows, so version N is
@@ -161,7 +217,7 @@ export class Reader {
     if (!row) return undefined;
     // Most aspects have no read-time filter: the row is the answer.
     if (!this.filters.has(aspect.name)) return row;
-    return (await this.filtered(urn, [row])).get(aspect.name);
+    return (await this.filtered(urn, [row])).get(aspect.name) as VersionedView | undefined;
   }
 
   /**

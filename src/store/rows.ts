@@ -1,4 +1,4 @@
-import type { ChangeType, LoggedEvent, StoredAspect, SystemMetadata } from './store.js';
+import type { ChangeType, LoggedEvent, PointMetadata, StoredAspect, StoredPoint, SystemMetadata } from './store.js';
 
 /**
  * The rows both stores read aspects and change-log events from, and how they become the store's
@@ -72,5 +72,28 @@ export function toEvent(row: EventRow): LoggedEvent {
     value: json(row.value),
     previousValue: json(row.previous_value),
     systemMetadata: json(row.system_metadata),
+  };
+}
+
+/** A timeseries point as both stores read it. */
+export interface PointRow {
+  id: number | string;
+  urn: string;
+  aspect: string;
+  timestamp_millis: number | string;
+  point_key: string;
+  value: string;
+  system_metadata: string;
+}
+
+export function toPoint(row: PointRow): StoredPoint {
+  return {
+    id: Number(row.id),
+    urn: row.urn,
+    aspect: row.aspect,
+    timestampMillis: Number(row.timestamp_millis),
+    key: row.point_key,
+    value: JSON.parse(row.value),
+    systemMetadata: JSON.parse(row.system_metadata) as PointMetadata,
   };
 }

@@ -72,6 +72,69 @@ export interface AspectRemove {
 
 export type AspectWrite = AspectPut | AspectTouch | AspectRemove;
 
+/**
+ * What a timeseries point carries besides its value: DataHub keeps the MCP's system metadata with
+ * the document (no version: points are not versioned).
+ */
+export interface PointMetadata {
+  /** Never set: what tells a point's metadata from a version's. */
+  version?: undefined;
+  lastObserved: number;
+  runId?: string;
+  properties?: Record<string, string>;
+}
+
+/**
+ * One point of a timeseries aspect. Appended, apart from versioned aspects; keyed as DataHub keys
+ * its document: urn, aspect, timestampMillis and `key` (eventGranularity, partitionSpec and
+ * messageId as text, ingest/point-key.ts): a point with the same key replaces the stored one.
+ */
+export interface TimeseriesPoint {
+  urn: string;
+  entityType: string;
+  aspect: string;
+  timestampMillis: number;
+  key: string;
+  value: unknown;
+  systemMetadata: PointMetadata;
+  written: AuditStamp;
+}
+
+/** Removes an entity's points: of the named aspects (all when omitted), between start and end inclusive (unbounded when omitted). */
+export interface PointRemoval {
+  urn: string;
+  aspects?: readonly string[];
+  start?: number;
+  end?: number;
+}
+
+/** Which points a read wants: newest first, those at or after `start` and at or before `end`, strictly before `before`. */
+export interface PointQuery {
+  start?: number;
+  end?: number;
+  /** Keyset position: the (timestampMillis, key) of the last point already read. */
+  before?: { timestampMillis: number; key: string };
+  limit: number;
+}
+
+/** Where a scroll over all points of an aspect goes on: the last point read. */
+export interface PointCursor {
+  timestampMillis: number;
+  id: number;
+}
+
+/** A stored point, as reads return it. */
+export interface StoredPoint {
+  /** The row's id: a scroll's tie-breaker. */
+  id: number;
+  urn: string;
+  aspect: string;
+  timestampMillis: number;
+  key: string;
+  value: unknown;
+  systemMetadata: PointMetadata;
+}
+
 export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'PATCH' | 'DELETE';
 
 /** One committed aspect change (DataHub's MetadataChangeLog, without Kafka). */
@@ -83,7 +146,8 @@ export interface ChangeEvent {
   created: AuditStamp;
   value: unknown;
   previousValue: unknown;
-  systemMetadata: SystemMetadata | null;
+  /** A timeseries point's event carries the point's metadata (PointMetadata: no version). */
+  systemMetadata: SystemMetadata | PointMetadata | null;
 }
 
 /** A change-log event as kept: numbered in commit order (a reader after N misses nothing later). */
@@ -96,6 +160,10 @@ export interface CommitBatch {
   events: ChangeEvent[];
   /** The search-index changes of the writes. */
   index?: IndexWrite[];
+  /** Timeseries points removed (entity deletes), before `points` are written. */
+  pointRemovals?: PointRemoval[];
+  /** Timeseries points written (a point with a stored point's key replaces it). */
+  points?: TimeseriesPoint[];
 }
 
 /**
@@ -173,6 +241,16 @@ export interface Store extends TokenStore {
   readEvents(after: number, limit: number): Promise<LoggedEvent[]>;
   /** Deletes the change-log events created before `time` (epoch millis); returns how many. */
   pruneEvents(before: number): Promise<number>;
+  /** An entity's points of one aspect, newest first (by timestampMillis, then key, descending). */
+  readPoints(urn: string, aspect: string, query: PointQuery): Promise<StoredPoint[]>;
+  /** The latest point of each (urn, aspect) asked for that has one. */
+  latestPoints(pairs: ReadonlyArray<{ urn: string; aspect: string }>): Promise<StoredPoint[]>;
+  /** Points of one aspect of one entity type across entities, newest first (timestampMillis, then id, descending), after `after`. */
+  scrollPoints(entityType: string, aspect: string, query: { start?: number; end?: number; after?: PointCursor; limit: number }): Promise<StoredPoint[]>;
+  /** Deletes an entity's points (PointRemoval); returns how many went. */
+  deletePoints(removal: PointRemoval): Promise<number>;
+  /** Deletes at most `limit` points of `aspect` older than `before` (timestampMillis); returns how many went. */
+  prunePoints(aspect: string, before: number, limit: number): Promise<number>;
   /** Applies the whole batch in one transaction, or nothing (StaleWriteError on a lost race). */
   commit(batch: CommitBatch): Promise<void>;
   close(): Promise<void>;

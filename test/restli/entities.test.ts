@@ -38,7 +38,7 @@ describe('Rest.li entity actions', () => {
       assert.deepEqual((await t.call(pythonGetAspect(urn, 'globalTags'))).body.aspect, { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:legacy' }] } });
     });
 
-    it('matches snapshot classes to entity types whatever their capitals (MLModelSnapshot holds mlModels)', async () => {
+    it('takes DataHub\'s snapshot record name for the type (MLModelSnapshot holds mlModels)', async () => {
       const urn = 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)';
       const res = await t.call(emitMce('MLModelSnapshot', urn, [{ 'com.linkedin.common.Status': { removed: false } }]));
       assert.equal(res.status, 200, res.raw);
@@ -91,7 +91,7 @@ describe('Rest.li entity actions', () => {
       assert.deepEqual((await t.call(pythonHardDelete(urn))).body, { value: { urn, rows: 0, timeseriesRows: 0 } });
     });
 
-    it('refuses a live structured property with 409, as v2 does, and a timeseries delete or no URN with 400', async () => {
+    it('refuses a live structured property with 409, as v2 does, and an aspect not of its type or no URN with 400', async () => {
       const property = 'urn:li:structuredProperty:restli.delete.live';
       const defined = await t.call(
         pythonEmit({
@@ -107,7 +107,8 @@ describe('Rest.li entity actions', () => {
       assert.equal(live.status, 409);
       assert.deepEqual(live.body, restliError(409, `Cannot hard delete live Structured Property ${property}: soft delete it first (status {"removed":true})`));
       const timeseries = await t.call({ method: 'POST', url: '/entities?action=delete', headers: pythonHeaders(), payload: pyDumps({ urn: property, aspectName: 'datasetProfile' }) });
-      assert.deepEqual(timeseries.body, restliError(400, 'Deleting the values of aspect datasetProfile is for timeseries aspects, and urnbase keeps none'));
+      // A structured property has no datasetProfile (timeseries deletes: test/timeseries/deletes.test.ts).
+      assert.deepEqual(timeseries.body, restliError(400, 'Unknown aspect datasetProfile for entity type structuredProperty'));
       const noUrn = await t.call({ method: 'POST', url: '/entities?action=delete', headers: pythonHeaders(), payload: '{}' });
       assert.deepEqual(noUrn.body, restliError(400, 'urn is required: the URN of the entity to delete'));
     });

@@ -8,9 +8,10 @@ import type { Services } from '../../services.js';
 import { ref } from '../answers.js';
 import { proposalOf } from './proposal.js';
 import { restliRoute, restliWriteContext, unservedAction } from './routes.js';
+import { timeseriesValues } from './timeseries.js';
 import { quoted } from '../../limits.js';
 
-const ACTIONS = ['ingestProposal', 'ingestProposalBatch'] as const;
+const ACTIONS = ['ingestProposal', 'ingestProposalBatch', 'getTimeseriesAspectValues'] as const;
 
 interface ActionQuery {
   action?: string;
@@ -29,19 +30,23 @@ export function aspectRoutes(app: FastifyInstance, { ingest, reader, registry }:
     '/aspects',
     {
       ...restliRoute('write'),
+      // Reading points needs only the read permission.
+      config: { ...restliRoute('write').config, readActions: ['getTimeseriesAspectValues'] },
       schema: {
         operationId: 'ingestProposal',
         tags: ['Rest.li'],
-        summary: 'Ingest MetadataChangeProposals as DataHub\'s emitters send them: action=ingestProposal | ingestProposalBatch',
+        summary: 'Ingest MetadataChangeProposals as DataHub\'s emitters send them (action=ingestProposal | ingestProposalBatch), or read timeseries points (getTimeseriesAspectValues)',
         description:
           'ingestProposal: `{"proposal": MCP, "async": "true"|"false"}`; ingestProposalBatch: `{"proposals": [MCP…], "async": …}`, ' +
           'written in ONE transaction (all or nothing). An MCP\'s aspect is `{"value": "<aspect JSON as a string>", "contentType": ' +
-          '"application/json"}` (`application/json-patch+json` for PATCH). `async` is accepted; the answer always follows the commit.',
+          '"application/json"}` (`application/json-patch+json` for PATCH). `async` is accepted; the answer always follows the commit. ' +
+          'getTimeseriesAspectValues: `{"urn", "entity", "aspect", "startTimeMillis"?, "endTimeMillis"?, "limit"? (default and at most 10000), ' +
+          '"latestValue"?, "filter"? (DataHub\'s Filter on top-level fields: EQUAL, IN, EXISTS, GREATER_THAN…)}`, answered newest first (needs only read).',
         querystring: { type: 'object', properties: { action: { type: 'string', description: ACTIONS.join(' | ') } } },
         body: { type: 'object' },
         answers: {
-          200: { description: 'Committed', body: ref('RestliSuccess') },
-          400: 'An invalid proposal (URN, entity type, change type, aspect name, aspect JSON or value, a rule it breaks), or an action not served',
+          200: { description: 'Committed; or the points asked for', body: { oneOf: [ref('RestliSuccess'), ref('TimeseriesAspectValues')] } },
+          400: 'An invalid proposal (URN, entity type, change type, aspect name, aspect JSON or value, a rule it breaks, a PATCH of a timeseries aspect), a read of an aspect that is not timeseries or with a bad filter, or an action not served',
           409: 'CREATE of an aspect or CREATE_ENTITY of an entity that exists, a delete the rules refuse, or too many concurrent writes',
           412: 'An If-Version-Match header that does not match the aspect\'s version',
         },
@@ -62,6 +67,8 @@ export function aspectRoutes(app: FastifyInstance, { ingest, reader, registry }:
           proposals.push(proposalOf(mcp, `proposals[${i}]`, registry));
           await pacer.pace();
         }
+      } else if (req.query.action === 'getTimeseriesAspectValues') {
+        return { value: await timeseriesValues(body, reader, registry) };
       } else {
         throw new ValidationError(unservedAction('aspects', req.query.action, ACTIONS));
       }

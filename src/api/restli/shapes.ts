@@ -19,7 +19,40 @@ export const restliShapes = {
         properties: {
           urn: { type: 'string' },
           rows: { type: 'integer', description: 'Aspect rows removed, earlier versions included' },
-          timeseriesRows: { type: 'integer', description: 'Always 0: urnbase keeps no timeseries aspects' },
+          timeseriesRows: { type: 'integer', description: 'Timeseries points removed' },
+        },
+      },
+    },
+  },
+  TimeseriesAspectValues: {
+    type: 'object',
+    description: 'getTimeseriesAspectValues\' result in its Rest.li envelope: points newest first',
+    required: ['value'],
+    properties: {
+      value: {
+        type: 'object',
+        required: ['entityName', 'aspectName', 'limit', 'values'],
+        properties: {
+          entityName: { type: 'string' },
+          aspectName: { type: 'string' },
+          startTimeMillis: { type: 'integer' },
+          endTimeMillis: { type: 'integer' },
+          limit: { type: 'integer', description: '1 for latestValue' },
+          values: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['aspect', 'systemMetadata'],
+              properties: {
+                aspect: {
+                  type: 'object',
+                  required: ['value', 'contentType'],
+                  properties: { value: { type: 'string', description: 'The point\'s value as a JSON string' }, contentType: { type: 'string', enum: ['application/json'] } },
+                },
+                systemMetadata: { type: 'object', additionalProperties: true },
+              },
+            },
+          },
         },
       },
     },
@@ -46,6 +79,21 @@ export const restliShapes = {
       value: { type: 'object', additionalProperties: true, description: 'The aspect value' },
       created: ref('AuditStamp'),
       systemMetadata: ref('SystemMetadata'),
+    },
+  },
+  EntitySnapshot: {
+    type: 'object',
+    required: ['value'],
+    properties: {
+      value: {
+        type: 'object',
+        description: 'One member: the snapshot record name (e.g. com.linkedin.metadata.snapshot.DatasetSnapshot) → {urn, aspects: [{<aspect record name>: value}…]}',
+        additionalProperties: {
+          type: 'object',
+          required: ['urn', 'aspects'],
+          properties: { urn: { type: 'string' }, aspects: { type: 'array', items: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } } } },
+        },
+      },
     },
   },
   EntityResponse: {

@@ -1,13 +1,13 @@
 import type { AppliedChange } from '../../ingest/proposal.js';
 import type { AspectView, EntityView } from '../../read/read.js';
-import type { SystemMetadata } from '../../store/store.js';
+import type { PointMetadata, SystemMetadata } from '../../store/store.js';
 import { ref } from '../answers.js';
 import { writtenEntities } from '../entity-writes.js';
 
 /** DataHub's v2 aspect wrapper: `{value, systemMetadata?}`. */
 export interface AspectJson {
   value: unknown;
-  systemMetadata?: SystemMetadata;
+  systemMetadata?: SystemMetadata | PointMetadata;
 }
 
 export interface EntityJson {

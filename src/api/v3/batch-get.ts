@@ -61,7 +61,7 @@ export async function readBatch(reader: Reader, registry: Registry, items: reado
     const names = key === '' ? undefined : new Set(key.split(','));
     // In slices, so that a large batch shares the event loop with other requests.
     for (let i = 0; i < group.length; i += READ_SLICE) {
-      const views = await reader.getEntities(group.slice(i, i + READ_SLICE).map((w) => w.urn), names);
+      const views = await reader.getEntities(group.slice(i, i + READ_SLICE).map((w) => w.urn), names, { points: true });
       for (const [urn, view] of views) found.set(urn, names ? new Map([...view.aspects].filter(([name]) => names.has(name))) : view.aspects);
       await pacer.pace();
     }

@@ -30,10 +30,16 @@ interface AspectParams extends EntityParams {
  */
 export function entityRoutesV3(app: FastifyInstance, services: Services): void {
   const { reader, ingest, registry } = services;
+  /** The canonical name of a timeseries aspect of the URN's type; undefined for any other name. */
+  const timeseries = (urn: string, name: string): string | undefined => {
+    const aspect = registry.aspectOf(reader.entityOf(urn).entity, name);
+    return aspect?.kind === 'timeseries' ? aspect.name : undefined;
+  };
 
   app.get<{ Params: EntityParams; Querystring: s.EntityQuery }>(`${V3}/:entityName/:urn`, { schema: s.getEntity, config: READ }, async (req) => {
     const { urn } = requestUrn(registry, req.params.urn);
-    const entity = await reader.getEntity(urn.text, aspectList(req.query.aspects, req.query.aspectNames));
+    // DataHub's v3 reads answer a timeseries aspect with its latest point.
+    const entity = await reader.getEntity(urn.text, aspectList(req.query.aspects, req.query.aspectNames), { points: true });
     // DataHub leaves out an entity without any of the asked aspects: 404 as for a missing one.
     if (!entity || entity.aspects.size === 0) throw new NotFoundError(`Entity ${urn.text} not found`);
     return entityJsonV3(entity, req.query.systemMetadata ?? false);
@@ -54,7 +60,9 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
   app.get<{ Params: AspectParams; Querystring: s.AspectQuery }>(`${V3}/:entityName/:urn/:aspectName`, { schema: s.getAspect, config: READ }, async (req) => {
     const { urn } = requestUrn(registry, req.params.urn);
     const version = req.query.version ?? 0;
-    const aspect = await reader.getAspect(urn.text, req.params.aspectName, version);
+    const points = timeseries(urn.text, req.params.aspectName);
+    // A timeseries aspect is its latest point, as DataHub's v3 answers it.
+    const aspect = points ? await reader.latestPoint(urn.text, points) : await reader.getAspect(urn.text, req.params.aspectName, version);
     if (!aspect) {
       throw new NotFoundError(`Aspect ${req.params.aspectName} of ${urn.text} not found${version ? ` at version ${version}` : ''}`);
     }
@@ -63,7 +71,9 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
 
   app.head<{ Params: AspectParams }>(`${V3}/:entityName/:urn/:aspectName`, { schema: s.headAspect, config: READ }, async (req, reply) => {
     const { urn, entity } = requestUrn(registry, req.params.urn);
-    const found = registry.aspectOf(entity, req.params.aspectName) !== undefined && (await reader.getAspect(urn.text, req.params.aspectName)) !== undefined;
+    const spec = registry.aspectOf(entity, req.params.aspectName);
+    const found =
+      spec !== undefined && (spec.kind === 'timeseries' ? await reader.latestPoint(urn.text, spec.name) : await reader.getAspect(urn.text, spec.name)) !== undefined;
     return reply.status(found && (await reader.live(urn.text, entity)) ? 204 : 404).send();
   });
 

@@ -1,6 +1,6 @@
 import type { AppliedChange } from '../../ingest/proposal.js';
 import type { AspectView, EntityView } from '../../read/read.js';
-import type { AuditStamp, SystemMetadata } from '../../store/store.js';
+import type { AuditStamp, PointMetadata, SystemMetadata } from '../../store/store.js';
 import { ref } from '../answers.js';
 import { writtenEntities } from '../entity-writes.js';
 
@@ -11,8 +11,8 @@ import { writtenEntities } from '../entity-writes.js';
 
 export interface AspectJsonV3 {
   value: unknown;
-  systemMetadata?: SystemMetadata;
-  /** Who wrote this value and when (DataHub's `created` of the version): with systemMetadata only. */
+  systemMetadata?: SystemMetadata | PointMetadata;
+  /** Who wrote this value and when (DataHub's `created` of the version): with systemMetadata only, not for a timeseries point. */
   auditStamp?: AuditStamp;
 }
 
@@ -21,6 +21,8 @@ export type EntityJsonV3 = { urn: string } & { [aspect: string]: AspectJsonV3 | 
 export function aspectJsonV3(aspect: AspectView, withSystemMetadata: boolean): AspectJsonV3 {
   if (!withSystemMetadata) return { value: aspect.value };
   const systemMetadata = aspect.systemMetadata;
+  // DataHub answers a timeseries aspect's latest point without an audit stamp.
+  if (systemMetadata.version === undefined) return { value: aspect.value, systemMetadata };
   return { value: aspect.value, systemMetadata, auditStamp: systemMetadata.aspectModified };
 }
 

@@ -37,7 +37,7 @@ export class PostgresGroupCommit {
 
   commit(batch: CommitBatch): Promise<void> {
     return new Promise((resolve, reject) => {
-      const urns = new Set([...batch.writes.map((w) => w.urn), ...(batch.index ?? []).map((w) => w.urn)]);
+      const urns = new Set([...batch.writes.map((w) => w.urn), ...(batch.index ?? []).map((w) => w.urn), ...(batch.points ?? []).map((p) => p.urn), ...(batch.pointRemovals ?? []).map((r) => r.urn)]);
       this.pending.push({ batch, urns, resolve, reject });
       // At the end of the turn: the batches of every request that arrived with this one join it.
       if (!this.scheduled) {

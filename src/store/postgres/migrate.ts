@@ -190,6 +190,23 @@ export const PG_MIGRATIONS: readonly string[] = [
   PG_DROP_COUNTS,
   PG_SEARCH_COUNTS,
   PG_NUMBERS_WALK,
+  // Timeseries aspects (timeseries.ts): points apart from versioned aspects, keyed as DataHub keys
+  // its documents; the key answers an entity's latest point and time ranges, the second index a
+  // scroll over an aspect (ties by id) and retention.
+  `CREATE TABLE timeseries_points (
+     id               bigserial PRIMARY KEY,
+     urn              text COLLATE "C" NOT NULL,
+     aspect           text COLLATE "C" NOT NULL,
+     entity_type      text COLLATE "C" NOT NULL,
+     timestamp_millis bigint NOT NULL,
+     point_key        text COLLATE "C" NOT NULL,
+     value            text NOT NULL,
+     system_metadata  text NOT NULL,
+     created_on       bigint NOT NULL,
+     created_by       text NOT NULL,
+     UNIQUE (urn, aspect, timestamp_millis, point_key)
+   );
+   CREATE INDEX timeseries_points_by_time ON timeseries_points (aspect, timestamp_millis, id);`,
 ];
 
 /** Any fixed number: the lock replicas starting together queue on. */

@@ -1,5 +1,5 @@
 import type { SearchQuery, SearchResult } from '../search-types.js';
-import type { AspectVersion, CommitBatch, LoggedEvent, Store, StoredAspect, StoreLocation, TokenRecord } from '../store.js';
+import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, Store, StoredAspect, StoredPoint, StoreLocation, TokenRecord } from '../store.js';
 import { PostgresChangeLog } from './change-log.js';
 import { storeError } from './errors.js';
 import { migratePostgresAt } from './migrate.js';
@@ -9,6 +9,7 @@ import { PostgresGroupCommit } from './group-commit.js';
 import { clearIndex } from './search-index.js';
 import { PostgresSearch } from './search.js';
 import { PlannerStatistics } from './statistics.js';
+import { PostgresPoints } from './timeseries.js';
 import { PostgresTokens } from './tokens.js';
 
 /**
@@ -25,6 +26,7 @@ export class PostgresStore implements Store {
   private readonly searcher: PostgresSearch;
   private readonly changeLog: PostgresChangeLog;
   private readonly tokens: PostgresTokens;
+  private readonly points: PostgresPoints;
   private readonly commits: PostgresGroupCommit;
   readonly statistics: PlannerStatistics;
 
@@ -35,6 +37,7 @@ export class PostgresStore implements Store {
     this.searcher = new PostgresSearch(this.db.pool);
     this.changeLog = new PostgresChangeLog(this.db);
     this.tokens = new PostgresTokens(this.db);
+    this.points = new PostgresPoints(this.db);
     this.commits = new PostgresGroupCommit(this.db);
     this.statistics = new PlannerStatistics(this.db);
   }
@@ -107,6 +110,26 @@ export class PostgresStore implements Store {
 
   pruneEvents(before: number): Promise<number> {
     return this.changeLog.pruneEvents(before);
+  }
+
+  readPoints(urn: string, aspect: string, query: PointQuery): Promise<StoredPoint[]> {
+    return this.points.read(urn, aspect, query);
+  }
+
+  latestPoints(pairs: ReadonlyArray<{ urn: string; aspect: string }>): Promise<StoredPoint[]> {
+    return this.points.latest(pairs);
+  }
+
+  scrollPoints(entityType: string, aspect: string, query: { start?: number; end?: number; after?: PointCursor; limit: number }): Promise<StoredPoint[]> {
+    return this.points.scroll(entityType, aspect, query);
+  }
+
+  deletePoints(removal: PointRemoval): Promise<number> {
+    return this.points.deletePoints(removal);
+  }
+
+  prunePoints(aspect: string, before: number, limit: number): Promise<number> {
+    return this.points.prune(aspect, before, limit);
   }
 
   insertToken(token: TokenRecord): Promise<void> {

@@ -3,6 +3,7 @@ import { jsonText } from '../../json.js';
 import { StaleWriteError, type AspectPut, type AspectWrite, type ChangeEvent, type CommitBatch } from '../store.js';
 import { addIndexWrites, planIndex } from './search-index.js';
 import { prepared } from './prepared.js';
+import { addPointWrites, removePoints } from './timeseries.js';
 import { SERIAL_LOCK, WriteStatement } from './write-statement.js';
 
 /**
@@ -34,6 +35,7 @@ export async function writeGroup(client: pg.ClientBase, batches: readonly Commit
   const outcomes = batches.map((batch) => checkVersions(batch, versions));
   const kept = batches.filter((_, i) => outcomes[i] === undefined);
   if (kept.length === 0) return outcomes;
+  await removePoints(client, kept.flatMap((b) => b.pointRemovals ?? []));
   const rounds = inRounds(kept.flatMap((b) => b.writes));
   for (const round of rounds.slice(0, -1)) {
     const statement = new WriteStatement();
@@ -45,6 +47,7 @@ export async function writeGroup(client: pg.ClientBase, batches: readonly Commit
   addAspectWrites(statement, last);
   await addIndexWrites(client, statement, planIndex(kept.flatMap((b) => b.index ?? [])));
   addEvents(statement, kept.flatMap((b) => b.events));
+  addPointWrites(statement, kept.flatMap((b) => b.points ?? []));
   checkInserted(last, await statement.run(client));
   return outcomes;
 }

@@ -1,5 +1,5 @@
 import { jsonText } from '../../json.js';
-import type { AspectPut, ChangeEvent } from '../store.js';
+import type { AspectPut, ChangeEvent, SystemMetadata } from '../store.js';
 import { encodeSystemMetadata, type SmValues } from './system-metadata.js';
 
 /**
@@ -32,7 +32,8 @@ export class PendingEvents {
     this.rows = events.map((event, i) => ({ sequence: first + i, event, valueOf: null, previousOf: null, aspectId: null }));
     for (const row of this.rows) {
       const { urn, aspect, changeType, systemMetadata } = row.event;
-      if (changeType === 'DELETE' || !systemMetadata || removed.has(aspectKey(urn, aspect))) continue;
+      // A timeseries point's event (metadata without a version) keeps its value inline.
+      if (changeType === 'DELETE' || !systemMetadata?.version || removed.has(aspectKey(urn, aspect))) continue;
       const key = `${aspectKey(urn, aspect)}\u0000${systemMetadata.version}`;
       if (!this.byVersion.has(key)) this.byVersion.set(key, row);
     }
@@ -65,9 +66,11 @@ export class PendingEvents {
     const sm = e.systemMetadata;
     let version: number | null = null;
     let smColumns: [string | null, ...SmValues] = [null, null, null, null, null, null];
-    if (sm) {
-      smColumns = row.smColumns ?? encodeSystemMetadata(sm, Number(sm.version), e.created.time, e.created.actor);
+    if (sm?.version !== undefined) {
+      smColumns = row.smColumns ?? encodeSystemMetadata(sm as SystemMetadata, Number(sm.version), e.created.time, e.created.actor);
       if (smColumns[0] === '') version = Number(sm.version);
+    } else if (sm) {
+      smColumns = [jsonText(sm), null, null, null, null, null];
     }
     const named = row.aspectId !== null;
     return [

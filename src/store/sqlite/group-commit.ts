@@ -93,7 +93,7 @@ export class GroupCommit {
 function units(group: readonly PendingCommit[]): number {
   let n = 0;
   for (const { batch } of group) {
-    n += batch.writes.length + batch.events.length;
+    n += batch.writes.length + batch.events.length + (batch.points?.length ?? 0);
     for (const entry of batch.index ?? []) n += 1 + entry.addTerms.length + entry.removeTerms.length + entry.addNumbers.length + entry.removeNumbers.length;
   }
   return n;

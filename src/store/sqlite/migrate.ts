@@ -255,6 +255,23 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    CREATE TABLE search_types (type TEXT PRIMARY KEY, documents INTEGER NOT NULL) WITHOUT ROWID;
    DELETE FROM search_docs;
    DELETE FROM search_meta WHERE key = 'version';`,
+  // Timeseries aspects (timeseries.ts): points appended apart from versioned aspects, keyed as
+  // DataHub keys its documents; the key's index answers an entity's latest point and time ranges,
+  // the second index a scroll over an aspect and retention (its entries end with the rowid).
+  `CREATE TABLE timeseries_points (
+     id               INTEGER PRIMARY KEY,
+     urn              TEXT    NOT NULL,
+     aspect           TEXT    NOT NULL,
+     entity_type      TEXT    NOT NULL,
+     timestamp_millis INTEGER NOT NULL,
+     point_key        TEXT    NOT NULL,  -- messageId, partition and eventGranularity ('' when none)
+     value            TEXT    NOT NULL,  -- JSON
+     system_metadata  TEXT    NOT NULL,  -- JSON
+     created_on       INTEGER NOT NULL,
+     created_by       TEXT    NOT NULL
+   );
+   CREATE UNIQUE INDEX timeseries_points_key ON timeseries_points (urn, aspect, timestamp_millis, point_key);
+   CREATE INDEX timeseries_points_by_time ON timeseries_points (aspect, timestamp_millis);`,
 ];
 
 /**

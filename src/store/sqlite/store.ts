@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Pacer } from '../../pace.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
-import type { AspectVersion, CommitBatch, LoggedEvent, StoreLocation, Store, StoredAspect, TokenRecord } from '../store.js';
+import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, StoreLocation, Store, StoredAspect, StoredPoint, TokenRecord } from '../store.js';
 import { AspectReads } from './aspect-reads.js';
 import { CachedReads } from './cached-reads.js';
 import { SqliteChangeLog } from './change-log.js';
@@ -11,6 +11,7 @@ import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrate.js';
 import { SqliteSearch } from './search.js';
+import { SqlitePoints } from './timeseries.js';
 import { SqliteTokens } from './tokens.js';
 import { SqliteWriter } from './writer.js';
 
@@ -31,6 +32,7 @@ export class SqliteStore implements Store {
   private readonly searcher: SqliteSearch;
   private readonly changeLog: SqliteChangeLog;
   private readonly tokens: SqliteTokens;
+  private readonly points: SqlitePoints;
   private readonly searchMeta;
   private readonly checkpointer?: Checkpointer;
 
@@ -66,7 +68,8 @@ export class SqliteStore implements Store {
     }
     this.reads = new AspectReads(this.db);
     this.latest = new CachedReads(this.db, this.reads);
-    this.commits = new GroupCommit(new SqliteWriter(this.db), this.latest);
+    this.points = new SqlitePoints(this.db);
+    this.commits = new GroupCommit(new SqliteWriter(this.db, this.points), this.latest);
     this.searcher = new SqliteSearch(this.db);
     this.changeLog = new SqliteChangeLog(this.db);
     this.tokens = new SqliteTokens(this.db);
@@ -150,6 +153,31 @@ export class SqliteStore implements Store {
   async pruneEvents(before: number): Promise<number> {
     if (this.commits.busy) await this.quiet();
     return this.changeLog.pruneEvents(before);
+  }
+
+  async readPoints(urn: string, aspect: string, query: PointQuery): Promise<StoredPoint[]> {
+    if (this.commits.busy) await this.quiet();
+    return this.points.read(urn, aspect, query);
+  }
+
+  async latestPoints(pairs: ReadonlyArray<{ urn: string; aspect: string }>): Promise<StoredPoint[]> {
+    if (this.commits.busy) await this.quiet();
+    return this.points.latest(pairs);
+  }
+
+  async scrollPoints(entityType: string, aspect: string, query: { start?: number; end?: number; after?: PointCursor; limit: number }): Promise<StoredPoint[]> {
+    if (this.commits.busy) await this.quiet();
+    return this.points.scroll(entityType, aspect, query);
+  }
+
+  async deletePoints(removal: PointRemoval): Promise<number> {
+    if (this.commits.busy) await this.quiet();
+    return this.db.transaction(() => this.points.removePoints(removal)).immediate();
+  }
+
+  async prunePoints(aspect: string, before: number, limit: number): Promise<number> {
+    if (this.commits.busy) await this.quiet();
+    return this.points.prune(aspect, before, limit);
   }
 
   async insertToken(token: TokenRecord): Promise<void> {

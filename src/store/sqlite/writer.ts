@@ -5,6 +5,7 @@ import { jsonText } from '../../json.js';
 import { Pacer } from '../../pace.js';
 import { aspectKey, EVENT_INSERT_COLUMNS, PendingEvents } from './event-rows.js';
 import { encodeSystemMetadata, SM_COLUMNS } from './system-metadata.js';
+import type { SqlitePoints } from './timeseries.js';
 
 const SM = SM_COLUMNS.join(', ');
 const HISTORY_COLUMNS = `urn, aspect, version, metadata, system_metadata, ${SM}, created_on, created_by, event`;
@@ -41,7 +42,10 @@ export class SqliteWriter {
   private readonly group: Database.Transaction<(group: readonly CommitBatch[]) => void>;
   private readonly index: SqliteIndexWriter;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly points: SqlitePoints,
+  ) {
     this.index = new SqliteIndexWriter(db);
     this.stmt = {
       current: db.prepare<[string, string], { id: number; version: number; event: number | null }>(
@@ -113,6 +117,12 @@ export class SqliteWriter {
       }
       for (const row of events.rows) {
         this.stmt.event.run(...PendingEvents.values(row));
+        yield;
+      }
+      // Timeseries points: an entity delete's removals first, then the points (a key's last point wins).
+      for (const removal of batch.pointRemovals ?? []) this.points.removePoints(removal);
+      for (const point of batch.points ?? []) {
+        this.points.writePoint(point);
         yield;
       }
       yield* this.index.write(index, ids);
