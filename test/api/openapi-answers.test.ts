@@ -107,6 +107,8 @@ const successes: Exercise[] = [
   { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposalBatch', payload: { proposals: [mcp('status', { removed: false })] } }) },
   { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
   { id: 'getEntityV2', status: 200, request: () => ({ method: 'GET', url: `/entitiesV2/${restliDs}?aspects=List(status)` }) },
+  { id: 'scrollTimeseries', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/timeseries/dataset/datasetProfile?count=2' }) },
+  { id: 'getEntitySnapshot', status: 200, request: () => ({ method: 'GET', url: `/entities/${restliDs}` }) },
   { id: 'entitiesAction', status: 200, request: () => ({ method: 'POST', url: '/entities?action=delete', payload: { urn: datasetUrn('openapi.restli.doomed') } }) },
   {
     id: 'entitiesAction',
@@ -202,6 +204,9 @@ const refusals: Exercise[] = [
   { id: 'getVersionedAspect', status: 400, request: () => ({ method: 'GET', url: '/aspects/urn:li:nope?aspect=status' }) },
   { id: 'getVersionedAspect', status: 404, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=ownership` }) },
   { id: 'getEntityV2', status: 400, request: () => ({ method: 'GET', url: '/entitiesV2/urn:li:nope' }) },
+  { id: 'scrollTimeseries', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/timeseries/dataset/status' }) },
+  { id: 'getEntitySnapshot', status: 400, request: () => ({ method: 'GET', url: `/entities/${enc('urn:li:structuredProperty:io.example.none')}` }) },
+  { id: 'getEntitySnapshot', status: 404, request: () => ({ method: 'GET', url: `/entities/${enc(datasetUrn('openapi.snapshot.never'))}` }) },
   { id: 'entitiesAction', status: 400, request: () => ({ method: 'POST', url: '/entities?action=search', payload: {} }) },
   { id: 'entitiesAction', status: 409, request: () => ({ method: 'POST', url: '/entities?action=delete', payload: { urn: property } }) },
 ];
@@ -316,7 +321,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 44);
+    assert.equal(operations.size, 46);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 
