@@ -166,7 +166,7 @@ describe('configuration', () => {
   });
 
   it('accepts every option serve --help lists, each at its listed default', () => {
-    assert.equal(SERVE_OPTIONS.length, 16);
+    assert.equal(SERVE_OPTIONS.length, 17);
     for (const option of SERVE_OPTIONS) {
       assert.doesNotThrow(() => loadConfig([`--${option.name}`, option.default], {}), `--${option.name} ${option.default}`);
       assert.match(option.env, /^URNBASE_[A-Z_]+$/);
