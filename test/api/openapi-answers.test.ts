@@ -105,6 +105,12 @@ const successes: Exercise[] = [
   { id: 'getTimelineLegacyV1', status: 200, request: () => ({ method: 'GET', url: `/openapi/v1/timeline/${enc(ds)}?categories=TAG` }) },
   { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }), async: 'false' } }) },
   { id: 'ingestProposal', status: 200, request: () => ({ method: 'POST', url: '/aspects?action=ingestProposalBatch', payload: { proposals: [mcp('status', { removed: false })] } }) },
+  {
+    id: 'ingestProposal',
+    status: 200,
+    request: () => ({ method: 'POST', url: '/aspects?action=getTimeseriesAspectValues', payload: { urn: ds, entity: 'dataset', aspect: 'datasetProfile', latestValue: true } }),
+  },
+  { id: 'scrollTimeseries', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/timeseries/dataset/datasetProfile?count=2' }) },
   { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
   { id: 'getEntityV2', status: 200, request: () => ({ method: 'GET', url: `/entitiesV2/${restliDs}?aspects=List(status)` }) },
   { id: 'entitiesAction', status: 200, request: () => ({ method: 'POST', url: '/entities?action=delete', payload: { urn: datasetUrn('openapi.restli.doomed') } }) },
@@ -199,6 +205,7 @@ const refusals: Exercise[] = [
     status: 412,
     request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }, { headers: { 'If-Version-Match': '999' } }) } }),
   },
+  { id: 'scrollTimeseries', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/timeseries/dataset/datasetProperties' }) },
   { id: 'getVersionedAspect', status: 400, request: () => ({ method: 'GET', url: '/aspects/urn:li:nope?aspect=status' }) },
   { id: 'getVersionedAspect', status: 404, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=ownership` }) },
   { id: 'getEntityV2', status: 400, request: () => ({ method: 'GET', url: '/entitiesV2/urn:li:nope' }) },
@@ -316,7 +323,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 44);
+    assert.equal(operations.size, 45);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 
