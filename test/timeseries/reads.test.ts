@@ -118,6 +118,8 @@ describe('timeseries reads', () => {
     assert.deepEqual(aspect.body.value, latest);
     assert.equal(aspect.body.systemMetadata.runId, 'no-run-id-provided');
     assert.equal('auditStamp' in aspect.body, false);
+    const before = await t.call({ method: 'GET', url: `/openapi/v3/entity/dataset/${enc(urn)}/datasetProfile?version=2500` });
+    assert.deepEqual(before.body, { value: profile(2_000, 20, { partitionSpec: { partition: 'even' } }) }, 'version N: the latest point at or before N');
     const entity = await t.call({ method: 'GET', url: `/openapi/v3/entity/dataset/${enc(urn)}` });
     assert.deepEqual(entity.body.datasetProfile, { value: latest });
     const named = await t.call({ method: 'GET', url: `/openapi/v3/entity/dataset/${enc(urn)}?aspects=datasetProfile` });
