@@ -32,6 +32,7 @@ import { LIMITS } from './limits.js';
 import { ChangeLog } from './events/change-log.js';
 import { ChangeLogRetention } from './events/retention.js';
 import { TimeseriesRetention } from './events/timeseries-retention.js';
+import { moveVersionedPoints } from './ingest/versioned-points.js';
 import { ChangeFollower } from './events/follower.js';
 import { buildCore, type CoreOptions } from './core.js';
 import { collectWhenIdle } from './idle-collection.js';
@@ -99,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const changeLog = new ChangeLog(store, ingest);
   const retention = new ChangeLogRetention(store, options.eventsRetention ?? 0, app.log);
   await retention.start();
+  // Before retention: points moved from versions are then pruned like any others.
+  await moveVersionedPoints(store, registry, app.log);
   const pointRetention = new TimeseriesRetention(store, registry, options.timeseriesRetention ?? 0, app.log);
   await pointRetention.start();
   // Replicas share the database: what this process caches follows the others' changes.
