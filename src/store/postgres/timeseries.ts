@@ -6,7 +6,7 @@ import type { StorePool } from './pool.js';
 import { prepared } from './prepared.js';
 import type { WriteStatement } from './write-statement.js';
 
-const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata';
+const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata, created_on, created_by';
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
 

@@ -3,7 +3,7 @@ import { jsonText } from '../../json.js';
 import { toPoint, type PointRow } from '../rows.js';
 import type { PointCursor, PointQuery, PointRemoval, StoredPoint, TimeseriesPoint } from '../store.js';
 
-const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata';
+const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata, created_on, created_by';
 // Unbounded ends of a time range, as numbers the index compares (timestampMillis is a long).
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
