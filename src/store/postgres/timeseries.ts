@@ -24,7 +24,7 @@ export class PostgresPoints {
       `SELECT ${COLUMNS} FROM timeseries_points
         WHERE urn = $1 AND aspect = $2 AND timestamp_millis >= $3 AND timestamp_millis <= $4 AND (timestamp_millis, point_key) < ($5, $6)
         ORDER BY timestamp_millis DESC, point_key DESC LIMIT $7`,
-      [urn, aspect, start, end, after.timestampMillis, after.key, limit],
+      [urn, aspect, start, Math.min(end, after.timestampMillis), after.timestampMillis, after.key, limit],
     );
     return rows.map(toPoint);
   }
@@ -46,7 +46,7 @@ export class PostgresPoints {
       `SELECT ${COLUMNS} FROM timeseries_points
         WHERE aspect = $1 AND entity_type = $2 AND timestamp_millis >= $3 AND timestamp_millis <= $4 AND (timestamp_millis, id) < ($5, $6)
         ORDER BY timestamp_millis DESC, id DESC LIMIT $7`,
-      [aspect, entityType, query.start ?? MIN, query.end ?? MAX, after.timestampMillis, after.id, query.limit],
+      [aspect, entityType, query.start ?? MIN, Math.min(query.end ?? MAX, after.timestampMillis), after.timestampMillis, after.id, query.limit],
     );
     return rows.map(toPoint);
   }
