@@ -75,9 +75,9 @@ function done(summary, latency, requests)
   out:write(string.format(
     '{"durationUs":%d,"requests":%d,"ok":%d,"other":%d,"otherStatuses":"%s",' ..
     '"errors":{"connect":%d,"read":%d,"write":%d,"timeout":%d},' ..
-    '"latencyUs":{"p50":%d,"p90":%d,"p99":%d,"max":%d}}',
+    '"latencyUs":{"p50":%d,"p90":%d,"p95":%d,"p99":%d,"max":%d}}',
     summary.duration, summary.requests, ok, other, statuses,
     e.connect, e.read, e.write, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
+    latency:percentile(50), latency:percentile(90), latency:percentile(95), latency:percentile(99), latency.max))
   out:close()
 end

@@ -27,7 +27,7 @@ export interface WrkResult {
   other: number;
   otherStatuses: string;
   errors: { connect: number; read: number; write: number; timeout: number };
-  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  latencyMs: { p50: number; p90: number; p95: number; p99: number; max: number };
 }
 
 interface Report {
@@ -37,7 +37,7 @@ interface Report {
   other: number;
   otherStatuses: string;
   errors: WrkResult['errors'];
-  latencyUs: { p50: number; p90: number; p99: number; max: number };
+  latencyUs: { p50: number; p90: number; p95: number; p99: number; max: number };
 }
 
 /** `wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer …` → `wrk debian/4.1.0-3+b2`. */
@@ -104,7 +104,7 @@ export async function runWrk(base: string, requestsFile: string, duration: numbe
     other: report.other,
     otherStatuses: report.otherStatuses,
     errors: report.errors,
-    latencyMs: { p50: ms(report.latencyUs.p50), p90: ms(report.latencyUs.p90), p99: ms(report.latencyUs.p99), max: ms(report.latencyUs.max) },
+    latencyMs: { p50: ms(report.latencyUs.p50), p90: ms(report.latencyUs.p90), p95: ms(report.latencyUs.p95), p99: ms(report.latencyUs.p99), max: ms(report.latencyUs.max) },
   };
 }
 

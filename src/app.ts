@@ -31,6 +31,8 @@ import type { Config } from './config.js';
 import { LIMITS } from './limits.js';
 import { ChangeLog } from './events/change-log.js';
 import { ChangeLogRetention } from './events/retention.js';
+import { TimeseriesRetention } from './events/timeseries-retention.js';
+import { moveVersionedPoints } from './ingest/versioned-points.js';
 import { ChangeFollower } from './events/follower.js';
 import { buildCore, type CoreOptions } from './core.js';
 import { collectWhenIdle } from './idle-collection.js';
@@ -43,7 +45,7 @@ import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'requestTimeout' | 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
+  Partial<Pick<Config, 'requestTimeout' | 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'timeseriesRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
   Pick<CoreOptions, 'testsWorkersFrom'> & {
     /** Use this store instead of opening the configured one (SQLite in dataDir, or PostgreSQL). */
     store?: Store;
@@ -98,6 +100,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const changeLog = new ChangeLog(store, ingest);
   const retention = new ChangeLogRetention(store, options.eventsRetention ?? 0, app.log);
   await retention.start();
+  // Before retention: points moved from versions are then pruned like any others.
+  await moveVersionedPoints(store, registry, app.log);
+  const pointRetention = new TimeseriesRetention(store, registry, options.timeseriesRetention ?? 0, app.log);
+  await pointRetention.start();
   // Replicas share the database: what this process caches follows the others' changes.
   const follower = (options.followChanges ?? store.location?.kind === 'postgres') ? new ChangeFollower(store, forget) : undefined;
   await follower?.start();
@@ -107,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline };
   app.addHook('onClose', async () => {
     retention.stop();
+    pointRetention.stop();
     follower?.stop();
     await scheduler.close();
     await store.close();

@@ -27,6 +27,8 @@ export interface Config {
   testsWorkers: number;
   /** How long change-log events are kept, in ms; 0 keeps them forever. */
   eventsRetention: number;
+  /** How long timeseries points are kept (by their timestampMillis), in ms; 0 keeps them all. */
+  timeseriesRetention: number;
   /** Require a bearer token on every route but health, config and the API document. */
   auth: boolean;
   /** How long `serve` waits for in-flight requests after SIGTERM/SIGINT before cutting them off, in ms. */
@@ -61,6 +63,7 @@ const OPTIONS = {
   'tests-workers': { env: 'URNBASE_TESTS_WORKERS', default: 'auto', parse: parseWorkers, value: 'N', help: 'worker threads for catalog-wide test runs: auto or 0-64' },
   auth: { env: 'URNBASE_AUTH', default: 'true', parse: parseBoolean, value: 'BOOL', help: 'require bearer tokens (false: anyone may read and write)' },
   'events-retention': { env: 'URNBASE_EVENTS_RETENTION', default: '30d', parse: parseRetention, value: 'DURATION', help: 'how long change-log events are kept (0: forever)' },
+  'timeseries-retention': { env: 'URNBASE_TIMESERIES_RETENTION', default: '0', parse: parseRetention, value: 'DURATION', help: 'how long timeseries points are kept, by their timestampMillis (0: all)' },
   'shutdown-grace': { env: 'URNBASE_SHUTDOWN_GRACE', default: '10s', parse: parseDuration, value: 'DURATION', help: 'on SIGTERM/SIGINT, how long in-flight requests may still run' },
 } as const;
 
@@ -111,6 +114,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     testsWorkers: read('tests-workers'),
     auth: read('auth'),
     eventsRetention: read('events-retention'),
+    timeseriesRetention: read('timeseries-retention'),
     shutdownGrace: read('shutdown-grace'),
     ...(env.URNBASE_ADMIN_TOKEN ? { adminToken: adminToken(env.URNBASE_ADMIN_TOKEN) } : {}),
   };

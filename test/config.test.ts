@@ -20,6 +20,7 @@ describe('configuration', () => {
       testsWorkers: Math.min(os.availableParallelism(), 4),
       auth: true,
       eventsRetention: 30 * 86_400_000,
+      timeseriesRetention: 0,
       shutdownGrace: 10_000,
     });
   });
@@ -41,6 +42,7 @@ describe('configuration', () => {
       URNBASE_TESTS_WORKERS: '3',
       URNBASE_AUTH: 'false',
       URNBASE_EVENTS_RETENTION: '7d',
+      URNBASE_TIMESERIES_RETENTION: '90d',
       URNBASE_SHUTDOWN_GRACE: '30s',
       URNBASE_ADMIN_TOKEN: 'a-long-enough-secret-for-an-admin-token',
     });
@@ -60,8 +62,18 @@ describe('configuration', () => {
       testsWorkers: 3,
       auth: false,
       eventsRetention: 7 * 86_400_000,
+      timeseriesRetention: 90 * 86_400_000,
       shutdownGrace: 30_000,
       adminToken: 'a-long-enough-secret-for-an-admin-token',
+    });
+  });
+
+  it('keeps timeseries points all by default, or as long as --timeseries-retention says', () => {
+    assert.equal(loadConfig([], {}).timeseriesRetention, 0);
+    assert.equal(loadConfig(['--timeseries-retention', '30d'], {}).timeseriesRetention, 30 * 86_400_000);
+    assert.throws(() => loadConfig(['--timeseries-retention', '30'], {}), {
+      name: 'ConfigError',
+      message: 'Invalid --timeseries-retention "30": expected 0 (keep forever) or a duration such as 30d, 12h or 90m',
     });
   });
 
@@ -154,7 +166,7 @@ describe('configuration', () => {
   });
 
   it('accepts every option serve --help lists, each at its listed default', () => {
-    assert.equal(SERVE_OPTIONS.length, 16);
+    assert.equal(SERVE_OPTIONS.length, 17);
     for (const option of SERVE_OPTIONS) {
       assert.doesNotThrow(() => loadConfig([`--${option.name}`, option.default], {}), `--${option.name} ${option.default}`);
       assert.match(option.env, /^URNBASE_[A-Z_]+$/);

@@ -54,7 +54,7 @@ export async function exportCommand(argv: string[], stdout: Writable, log: (line
     if (values.output) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
     log(
       `exported ${count(end.aspects)} aspects (${count(end.versions)} versions) of ${count(end.entities)} entities` +
-        `${values['include-tokens'] ? `, ${count(end.tokens)} tokens` : ''} from ${describe(where)} in ${seconds(started)} s`,
+        `${end.points ? `, ${count(end.points)} timeseries points` : ''}${values['include-tokens'] ? `, ${count(end.tokens)} tokens` : ''} from ${describe(where)} in ${seconds(started)} s`,
     );
     return 0;
   } finally {
@@ -88,6 +88,7 @@ export async function importCommand(argv: string[], log: (line: string) => void,
     const skipped = summary.tokensSkipped > 0 ? `, ${count(summary.tokensSkipped)} tokens skipped${values['include-tokens'] ? ' (already present)' : ' (pass --include-tokens)'}` : '';
     log(
       `imported ${count(summary.aspects)} aspects (${count(summary.versions)} versions) of ${count(summary.entities)} entities, ` +
+        `${summary.points ? `${count(summary.points)} timeseries points, ` : ''}` +
         `${count(summary.tokens)} tokens${skipped} into ${describe(where)} in ${seconds(started)} s`,
     );
     return 0;

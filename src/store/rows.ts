@@ -84,6 +84,8 @@ export interface PointRow {
   point_key: string;
   value: string;
   system_metadata: string;
+  created_on: number | string;
+  created_by: string;
 }
 
 export function toPoint(row: PointRow): StoredPoint {
@@ -95,5 +97,6 @@ export function toPoint(row: PointRow): StoredPoint {
     key: row.point_key,
     value: JSON.parse(row.value),
     systemMetadata: JSON.parse(row.system_metadata) as PointMetadata,
+    written: { time: Number(row.created_on), actor: row.created_by },
   };
 }

@@ -133,6 +133,8 @@ export interface StoredPoint {
   key: string;
   value: unknown;
   systemMetadata: PointMetadata;
+  /** When and by whom the point was (last) written. */
+  written: AuditStamp;
 }
 
 export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'PATCH' | 'DELETE';

@@ -1,6 +1,6 @@
 import type { Registry } from '../registry/registry.js';
-import type { Store } from '../store/store.js';
-import { aspectNames, FORMAT_NAME, FORMAT_VERSION, keyAspectNames, type AspectRecord, type EndRecord, type HeaderRecord } from './format.js';
+import type { PointCursor, Store } from '../store/store.js';
+import { aspectNames, FORMAT_NAME, FORMAT_VERSION, keyAspectNames, type AspectRecord, type EndRecord, type HeaderRecord, type PointLine } from './format.js';
 
 const PAGE = 500;
 
@@ -41,6 +41,25 @@ export async function exportCatalog(store: Store, registry: Registry, options: E
       after = page[page.length - 1].urn;
     }
   }
+  let points = 0;
+  for (const entity of registry.entityTypes()) {
+    for (const aspect of entity.aspects.values()) {
+      if (aspect.kind !== 'timeseries') continue;
+      let after: PointCursor | undefined;
+      for (;;) {
+        const page = await store.scrollPoints(entity.name, aspect.name, { limit: PAGE, ...(after ? { after } : {}) });
+        for (const p of page) {
+          const record: PointLine = { kind: 'point', urn: p.urn, aspect: p.aspect, value: p.value, systemMetadata: p.systemMetadata, written: p.written };
+          await write(JSON.stringify(record));
+          points++;
+        }
+        if (page.length < PAGE) break;
+        const last = page[page.length - 1];
+        after = { timestampMillis: last.timestampMillis, id: last.id };
+      }
+    }
+  }
+  if (points > 0) end.points = points;
   if (options.includeTokens) {
     const tokens = (await store.listTokens()).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const token of tokens) {

@@ -1,12 +1,15 @@
 import { isRecord } from '../json.js';
 import type { Registry } from '../registry/registry.js';
-import type { SystemMetadata, TokenRecord } from '../store/store.js';
+import { pointPlace } from '../ingest/point-key.js';
+import type { AuditStamp, PointMetadata, SystemMetadata, TokenRecord } from '../store/store.js';
 import { parseUrn } from '../urn/urn.js';
 
 /**
  * The export format: NDJSON, one record a line. A header first, then every version of every
- * aspect (grouped by aspect name, URNs in order, versions oldest to newest), then tokens when
- * asked for, then an end record with the counts, so a truncated file is told from a whole one.
+ * aspect (grouped by aspect name, URNs in order, versions oldest to newest), then every point of
+ * the timeseries aspects, then tokens when asked for, then an end record with the counts, so a
+ * truncated file is told from a whole one. (`points` in the end record only when there are any:
+ * a catalog without points exports as it always did.)
  */
 export const FORMAT_NAME = 'urnbase-export';
 export const FORMAT_VERSION = 1;
@@ -25,6 +28,16 @@ export interface AspectRecord {
   systemMetadata: SystemMetadata;
 }
 
+/** One point of a timeseries aspect (its key is computed again from the value on import). */
+export interface PointLine {
+  kind: 'point';
+  urn: string;
+  aspect: string;
+  value: unknown;
+  systemMetadata: PointMetadata;
+  written: AuditStamp;
+}
+
 export interface TokenLine extends TokenRecord {
   kind: 'token';
 }
@@ -35,9 +48,11 @@ export interface EndRecord {
   versions: number;
   entities: number;
   tokens: number;
+  /** Timeseries points; absent in files without any (and in files of an urnbase before them). */
+  points?: number;
 }
 
-export type BodyRecord = AspectRecord | TokenLine | EndRecord;
+export type BodyRecord = AspectRecord | PointLine | TokenLine | EndRecord;
 
 /** A bad line of an import file: exit 2 and a message naming the line. */
 export class ImportFormatError extends Error {
@@ -105,6 +120,26 @@ export function parseRecord(text: string, line: number, registry: Registry): Bod
       checkSystemMetadata(record.systemMetadata, fail);
       return record as unknown as AspectRecord;
     }
+    case 'point': {
+      if (typeof record.urn !== 'string') fail('urn must be a string');
+      let entityType: string;
+      try {
+        entityType = parseUrn(record.urn as string).entityType;
+      } catch {
+        return fail(`invalid urn ${JSON.stringify(record.urn)}`);
+      }
+      const entity = registry.entityType(entityType) ?? fail(`unknown entity type ${entityType}`);
+      const aspect = typeof record.aspect === 'string' ? entity.aspects.get(record.aspect) : undefined;
+      if (aspect?.kind !== 'timeseries') fail(`${JSON.stringify(record.aspect)} is not a timeseries aspect of entity type ${entity.name}`);
+      try {
+        pointPlace(record.aspect as string, record.value);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      if (!isRecord(record.systemMetadata) || typeof record.systemMetadata.lastObserved !== 'number') fail('systemMetadata must be {lastObserved, …}');
+      if (!isRecord(record.written) || typeof record.written.time !== 'number' || typeof record.written.actor !== 'string') fail('written must be {time, actor}');
+      return record as unknown as PointLine;
+    }
     case 'token':
       checkToken(record, fail);
       return record as unknown as TokenLine;
@@ -112,9 +147,10 @@ export function parseRecord(text: string, line: number, registry: Registry): Bod
       for (const count of ['aspects', 'versions', 'entities', 'tokens']) {
         if (!Number.isSafeInteger(record[count]) || (record[count] as number) < 0) fail(`end record: ${count} must be a count`);
       }
+      if (record.points !== undefined && (!Number.isSafeInteger(record.points) || (record.points as number) < 0)) fail('end record: points must be a count');
       return record as unknown as EndRecord;
     default:
-      return fail(`unknown record kind ${JSON.stringify(record.kind)} (expected aspect, token or end)`);
+      return fail(`unknown record kind ${JSON.stringify(record.kind)} (expected aspect, point, token or end)`);
   }
 }
 

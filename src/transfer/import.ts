@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline';
 import type { Registry } from '../registry/registry.js';
 import { SearchFields } from '../search/fields.js';
 import { SearchIndexer } from '../search/indexer.js';
-import type { AspectPut, Store } from '../store/store.js';
+import { pointPlace } from '../ingest/point-key.js';
+import type { AspectPut, Store, TimeseriesPoint } from '../store/store.js';
 import { parseUrn } from '../urn/urn.js';
 import {
   aspectNames,
@@ -33,6 +34,8 @@ export interface ImportSummary {
   versions: number;
   entities: number;
   tokens: number;
+  /** Timeseries points loaded. */
+  points: number;
   /** Tokens in the file left out (no --include-tokens, or the store already has that id). */
   tokensSkipped: number;
 }
@@ -76,6 +79,7 @@ export async function validateExport(file: string, registry: Registry): Promise<
   const keys = keyAspectNames(registry);
   const counted: EndRecord = { kind: 'end', aspects: 0, versions: 0, entities: 0, tokens: 0 };
   let group: { urn: string; aspect: string; version: number } | undefined;
+  let points = 0;
   for await (const [record, n] of records(file, registry)) {
     if (record.kind === 'aspect') {
       const version = versionOf(record);
@@ -92,12 +96,16 @@ export async function validateExport(file: string, registry: Registry): Promise<
       counted.versions++;
     } else if (record.kind === 'token') {
       counted.tokens++;
+    } else if (record.kind === 'point') {
+      points++;
     } else {
       for (const name of ['aspects', 'versions', 'entities', 'tokens'] as const) {
         if (record[name] !== counted[name]) {
           throw new ImportFormatError(n, `the end record counts ${record[name]} ${name}, the file holds ${counted[name]}`);
         }
       }
+      if ((record.points ?? 0) !== points) throw new ImportFormatError(n, `the end record counts ${record.points ?? 0} points, the file holds ${points}`);
+      if (points > 0) counted.points = points;
     }
   }
   return counted;
@@ -111,8 +119,18 @@ export async function holdsCatalog(store: Store, registry: Registry): Promise<bo
   return false;
 }
 
-/** Removes every aspect with its history (no change-log events: nothing happened to the catalog's users). */
+/** Removes every aspect with its history, and every timeseries point (no change-log events: nothing happened to the catalog's users). */
 export async function clearCatalog(store: Store, registry: Registry): Promise<void> {
+  for (const entity of registry.entityTypes()) {
+    for (const aspect of entity.aspects.values()) {
+      if (aspect.kind !== 'timeseries') continue;
+      for (;;) {
+        const page = await store.scrollPoints(entity.name, aspect.name, { limit: BATCH });
+        if (page.length === 0) break;
+        for (const urn of new Set(page.map((p) => p.urn))) await store.deletePoints({ urn, aspects: [aspect.name] });
+      }
+    }
+  }
   for (const aspect of aspectNames(registry)) {
     for (;;) {
       const page = await store.scanAspect(aspect, undefined, BATCH);
@@ -139,9 +157,10 @@ export async function importExport(store: Store, registry: Registry, file: strin
     }
     await clearCatalog(store, registry);
   }
-  const summary: ImportSummary = { aspects: expected.aspects, versions: expected.versions, entities: expected.entities, tokens: 0, tokensSkipped: 0 };
+  const summary: ImportSummary = { aspects: expected.aspects, versions: expected.versions, entities: expected.entities, tokens: 0, points: expected.points ?? 0, tokensSkipped: 0 };
   try {
     await replay(store, registry, file, expected.versions, options.progress);
+    await replayPoints(store, registry, file);
   } catch (error) {
     await clearCatalog(store, registry);
     await rebuildSearchIndex(store, registry);
@@ -188,6 +207,21 @@ async function replay(store: Store, registry: Registry, file: string, total: num
     previous = { key, version: versionOf(record) };
   }
   await flush();
+}
+
+/** The points, in batches; a point's key is computed from its value as a write computes it. */
+async function replayPoints(store: Store, registry: Registry, file: string): Promise<void> {
+  let points: TimeseriesPoint[] = [];
+  for await (const [record] of records(file, registry)) {
+    if (record.kind !== 'point') continue;
+    const entityType = registry.entityType(parseUrn(record.urn).entityType)!.name;
+    points.push({ urn: record.urn, entityType, aspect: record.aspect, ...pointPlace(record.aspect, record.value), value: record.value, systemMetadata: record.systemMetadata, written: record.written });
+    if (points.length >= BATCH) {
+      await store.commit({ writes: [], events: [], points });
+      points = [];
+    }
+  }
+  if (points.length > 0) await store.commit({ writes: [], events: [], points });
 }
 
 function put(record: AspectRecord, registry: Registry, expectedVersion: number): AspectPut {

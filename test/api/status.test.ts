@@ -20,7 +20,7 @@ describe('server status, API document and unknown routes', () => {
       versions: { urnbase: { version: '0.1.0' }, 'acryldata/datahub': { version: 'v1.0.1', commit: 'urnbase-0.1.0' } },
       noCode: 'true',
       patchCapable: true,
-      statefulIngestionCapable: false,
+      statefulIngestionCapable: true,
       supportsImpactAnalysis: false,
       retention: 'true',
       timeZone: 'GMT',
@@ -43,7 +43,7 @@ describe('server status, API document and unknown routes', () => {
     assert.equal(atLeast(1, 0, 1), true, 'OPEN_API_SDK: the SDK emits through /openapi/v3/entity');
     assert.equal(atLeast(1, 0, 2), false, 'no later release is claimed');
     assert.equal(body.noCode === 'true', true, 'the emitters accept the server as GMS');
-    assert.equal(body.statefulIngestionCapable === true, false, 'no ingestion checkpoints');
+    assert.equal(body.statefulIngestionCapable === true, true, 'ingestion checkpoints are kept (datahubIngestionCheckpoint)');
     assert.equal(body.telemetry.enabledCli, false, 'clients do not report usage to a third party');
   });
 

@@ -45,7 +45,7 @@ async function urnbaseProcess(...args: string[]): Promise<Run> {
 
 /** The options each command accepts: the specification the option tables must meet. */
 const EXPECTED: Record<string, string[]> = {
-  serve: ['port', 'host', 'data-dir', 'database-url', 'db-timeout', 'db-pool', 'sqlite-sync', 'log-level', 'body-limit', 'request-timeout', 'tests-interval', 'tests-on-change', 'tests-workers', 'auth', 'events-retention', 'shutdown-grace'],
+  serve: ['port', 'host', 'data-dir', 'database-url', 'db-timeout', 'db-pool', 'sqlite-sync', 'log-level', 'body-limit', 'request-timeout', 'tests-interval', 'tests-on-change', 'tests-workers', 'auth', 'events-retention', 'timeseries-retention', 'shutdown-grace'],
   migrate: ['data-dir', 'database-url'],
   'properties upsert': ['file', 'url', 'token', 'data-dir'],
   'properties list': ['url', 'token', 'data-dir'],

@@ -123,6 +123,14 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       okBody: { value: 'success' },
       request: () => ({ method: 'POST', path: '/aspects?action=ingestProposalBatch', body: { proposals: [proposal('globalTags', tags())], async: 'true' } }),
     },
+    {
+      // A read action on the write route: a viewer may call it.
+      name: 'POST /aspects?action=getTimeseriesAspectValues',
+      needs: 'read',
+      restli: true,
+      ok: 200,
+      request: () => ({ method: 'POST', path: '/aspects?action=getTimeseriesAspectValues', body: { urn: MATRIX_DATASET, entity: 'dataset', aspect: 'datasetProfile', latestValue: true } }),
+    },
     { name: 'GET /aspects/{urn}', needs: 'read', restli: true, ok: 200, request: () => ({ method: 'GET', path: `/aspects/${enc(MATRIX_DATASET)}?aspect=status&version=0` }) },
     { name: 'GET /entitiesV2/{urn}', needs: 'read', restli: true, ok: 200, request: () => ({ method: 'GET', path: `/entitiesV2/${enc(MATRIX_DATASET)}?aspects=List(status)` }) },
     {
@@ -161,6 +169,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET], push: true } }),
     },
     { name: 'GET /openapi/v2/events', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/events?limit=1' }) },
+    { name: 'GET /openapi/v2/timeseries/{type}/{aspect}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/timeseries/dataset/datasetProfile?count=2' }) },
     {
       name: 'GET /openapi/v2/timeline/v1/{urn}',
       needs: 'read',

@@ -30,6 +30,8 @@ interface AspectParams extends EntityParams {
  */
 export function entityRoutesV3(app: FastifyInstance, services: Services): void {
   const { reader, ingest, registry } = services;
+  const latestPointAt = async (urn: string, aspect: string, time: number) =>
+    time > 0 ? (await reader.points(urn, aspect, { end: time, limit: 1, filter: [] }))[0] : reader.latestPoint(urn, aspect);
   /** The canonical name of a timeseries aspect of the URN's type; undefined for any other name. */
   const timeseries = (urn: string, name: string): string | undefined => {
     const aspect = registry.aspectOf(reader.entityOf(urn).entity, name);
@@ -62,7 +64,8 @@ export function entityRoutesV3(app: FastifyInstance, services: Services): void {
     const version = req.query.version ?? 0;
     const points = timeseries(urn.text, req.params.aspectName);
     // A timeseries aspect is its latest point, as DataHub's v3 answers it.
-    const aspect = points ? await reader.latestPoint(urn.text, points) : await reader.getAspect(urn.text, req.params.aspectName, version);
+    // (`version` N > 0 of a timeseries aspect is its latest point at or before time N, as DataHub's v3 reads it.)
+    const aspect = points ? await latestPointAt(urn.text, points, version) : await reader.getAspect(urn.text, req.params.aspectName, version);
     if (!aspect) {
       throw new NotFoundError(`Aspect ${req.params.aspectName} of ${urn.text} not found${version ? ` at version ${version}` : ''}`);
     }

@@ -6,7 +6,7 @@ import type { StorePool } from './pool.js';
 import { prepared } from './prepared.js';
 import type { WriteStatement } from './write-statement.js';
 
-const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata';
+const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata, created_on, created_by';
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
 
@@ -24,7 +24,7 @@ export class PostgresPoints {
       `SELECT ${COLUMNS} FROM timeseries_points
         WHERE urn = $1 AND aspect = $2 AND timestamp_millis >= $3 AND timestamp_millis <= $4 AND (timestamp_millis, point_key) < ($5, $6)
         ORDER BY timestamp_millis DESC, point_key DESC LIMIT $7`,
-      [urn, aspect, start, end, after.timestampMillis, after.key, limit],
+      [urn, aspect, start, Math.min(end, after.timestampMillis), after.timestampMillis, after.key, limit],
     );
     return rows.map(toPoint);
   }
@@ -46,7 +46,7 @@ export class PostgresPoints {
       `SELECT ${COLUMNS} FROM timeseries_points
         WHERE aspect = $1 AND entity_type = $2 AND timestamp_millis >= $3 AND timestamp_millis <= $4 AND (timestamp_millis, id) < ($5, $6)
         ORDER BY timestamp_millis DESC, id DESC LIMIT $7`,
-      [aspect, entityType, query.start ?? MIN, query.end ?? MAX, after.timestampMillis, after.id, query.limit],
+      [aspect, entityType, query.start ?? MIN, Math.min(query.end ?? MAX, after.timestampMillis), after.timestampMillis, after.id, query.limit],
     );
     return rows.map(toPoint);
   }

@@ -3,7 +3,7 @@ import { jsonText } from '../../json.js';
 import { toPoint, type PointRow } from '../rows.js';
 import type { PointCursor, PointQuery, PointRemoval, StoredPoint, TimeseriesPoint } from '../store.js';
 
-const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata';
+const COLUMNS = 'id, urn, aspect, timestamp_millis, point_key, value, system_metadata, created_on, created_by';
 // Unbounded ends of a time range, as numbers the index compares (timestampMillis is a long).
 const MIN = Number.MIN_SAFE_INTEGER;
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -68,8 +68,9 @@ export class SqlitePoints {
   }
 
   read(urn: string, aspect: string, { start = MIN, end = MAX, before, limit }: PointQuery): StoredPoint[] {
+    // The range ends at the keyset position too, so the index walk starts there instead of skipping the points already read.
     const rows = before
-      ? this.stmt.read.all(urn, aspect, start, end, before.timestampMillis, before.key, limit)
+      ? this.stmt.read.all(urn, aspect, start, Math.min(end, before.timestampMillis), before.timestampMillis, before.key, limit)
       : this.stmt.readFirst.all(urn, aspect, start, end, limit);
     return rows.map(toPoint);
   }
@@ -85,7 +86,7 @@ export class SqlitePoints {
 
   scroll(entityType: string, aspect: string, query: { start?: number; end?: number; after?: PointCursor; limit: number }): StoredPoint[] {
     const after = query.after ?? { timestampMillis: MAX, id: MAX };
-    return this.stmt.scroll.all(aspect, entityType, query.start ?? MIN, query.end ?? MAX, after.timestampMillis, after.id, query.limit).map(toPoint);
+    return this.stmt.scroll.all(aspect, entityType, query.start ?? MIN, Math.min(query.end ?? MAX, after.timestampMillis), after.timestampMillis, after.id, query.limit).map(toPoint);
   }
 
   prune(aspect: string, before: number, limit: number): number {
