@@ -132,6 +132,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       request: () => ({ method: 'POST', path: '/aspects?action=getTimeseriesAspectValues', body: { urn: MATRIX_DATASET, entity: 'dataset', aspect: 'datasetProfile', latestValue: true } }),
     },
     { name: 'GET /aspects/{urn}', needs: 'read', restli: true, ok: 200, request: () => ({ method: 'GET', path: `/aspects/${enc(MATRIX_DATASET)}?aspect=status&version=0` }) },
+    { name: 'GET /entities/{urn}', needs: 'read', restli: true, ok: 200, request: () => ({ method: 'GET', path: `/entities/${enc(MATRIX_DATASET)}` }) },
     { name: 'GET /entitiesV2/{urn}', needs: 'read', restli: true, ok: 200, request: () => ({ method: 'GET', path: `/entitiesV2/${enc(MATRIX_DATASET)}?aspects=List(status)` }) },
     {
       name: 'POST /entities?action=ingest',
@@ -143,6 +144,17 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
         method: 'POST',
         path: '/entities?action=ingest',
         body: { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: MATRIX_DATASET, aspects: [{ 'com.linkedin.common.GlobalTags': tags() }] } } } },
+      }),
+    },
+    {
+      name: 'POST /entities?action=batchIngest',
+      needs: 'write',
+      restli: true,
+      ok: 200,
+      request: () => ({
+        method: 'POST',
+        path: '/entities?action=batchIngest',
+        body: { entities: [{ value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: MATRIX_DATASET, aspects: [{ 'com.linkedin.common.GlobalTags': tags() }] } } }] },
       }),
     },
     { name: 'POST /entities?action=delete', needs: 'write', restli: true, ok: 200, request: () => ({ method: 'POST', path: '/entities?action=delete', body: { urn: NEVER } }) },

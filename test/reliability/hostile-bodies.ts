@@ -336,3 +336,28 @@ export const entitiesActionBody = fc.oneof(
   }, { requiredKeys: ['entity'] }),
   fc.record({ urn: fc.oneof(fc.constant('urn:li:dataset:(urn:li:dataPlatform:s3,hostile.never,DEV)'), hostileUrn, fc.jsonValue({ maxDepth: 1 })) }),
 );
+
+/** `/entities?action=batchIngest`: snapshots as ingest takes them, a list of them, or anything. */
+export const batchIngestBody = fc.oneof(
+  fc.record({ entities: fc.array(entitiesActionBody.map((body) => (body as { entity?: unknown }).entity ?? body), { maxLength: 3 }), systemMetadata: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: ['entities'] }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+/** `/aspects?action=getTimeseriesAspectValues`: DataHub's query of points, each member valid now and then. */
+const millis = fc.oneof(fc.integer(), fc.constantFrom(0, -1, Number.MAX_SAFE_INTEGER, 1e300, 1.5), anyText, fc.jsonValue({ maxDepth: 1 }));
+export const timeseriesQueryBody = fc.record(
+  {
+    urn: seededOrHostileUrn,
+    entity: fc.oneof(fc.constantFrom('dataset', 'chart', ...PROTOTYPE_KEYS), anyText),
+    aspect: fc.oneof(fc.constantFrom('datasetProfile', 'operation', 'datahubIngestionCheckpoint', 'status', ...PROTOTYPE_KEYS), anyText),
+    startTimeMillis: millis,
+    endTimeMillis: millis,
+    limit: millis,
+    latestValue: fc.oneof(fc.boolean(), anyText),
+    filter: fc.oneof(
+      fc.record({ or: fc.array(fc.record({ and: fc.array(fc.record({ field: fc.oneof(fc.constantFrom('pipelineName', 'rowCount', '__proto__'), anyText), condition: fc.oneof(fc.constantFrom('EQUAL', 'IN', 'GREATER_THAN', 'EXISTS'), anyText), value: anyText, values: fc.array(anyText, { maxLength: 3 }) }, { requiredKeys: ['field'] }), { maxLength: 3 }) }), { maxLength: 3 }) }),
+      fc.jsonValue({ maxDepth: 3 }),
+    ),
+  },
+  { requiredKeys: ['urn'] },
+);

@@ -4,11 +4,13 @@ import {
   aspectValue,
   batchBody,
   bodyBytes,
+  batchIngestBody,
   entitiesActionBody,
   EXAMPLE_ASPECTS,
   evaluateBody,
   ingestProposalBatchBody,
   ingestProposalBody,
+  timeseriesQueryBody,
   patchDocument,
   scrollBody,
   testInfoValue,
@@ -116,6 +118,8 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   ),
   startTime: fc.oneof(number, fc.constantFrom('-1', '0', '-9007199254740991', '9007199254740993')),
   endTime: fc.oneof(number, fc.constantFrom('0', '-1', '9007199254740991')),
+  startTimeMillis: fc.oneof(number, fc.constantFrom('-1', '0', '9007199254740993')),
+  endTimeMillis: fc.oneof(number, fc.constantFrom('0', '-1', '9007199254740991')),
   raw: flag,
   includeVersionSet: flag,
   // Long polls are real waits: keep them short, and let the oracle allow for them.
@@ -202,6 +206,8 @@ const v3AspectWrite = aspectTarget.chain(([t, type, urn, aspect]) => withBody(fc
 const timelinePath = fc
   .tuple(fc.constantFrom('/openapi/v2/timeline/v1', '/openapi/timeline/v1', '/openapi/v1/timeline'), target.chain((t) => inUrl(fc.constant(t.urn))))
   .map(([prefix, urn]) => `${prefix}/${urn}`);
+/** The v2 scroll of a timeseries aspect's points: `/openapi/v2/timeseries/{type}/{aspect}`. */
+const timeseriesPath = aspectTarget.map(([, type, , aspect]) => `/openapi/v2/timeseries/${type}/${aspect}`);
 const restliUrnPath = (resource: string) => target.chain((t) => inUrl(fc.constant(t.urn))).map((urn) => `/${resource}/${urn}`);
 const restliAction = (resource: string, actions: string[]) =>
   fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...actions) }, { weight: 1, arbitrary: anyText }).chain((action) => inUrl(fc.constant(action))).map((action) => `/${resource}?action=${action}`);
@@ -275,6 +281,7 @@ const ROUTES: RouteSpec[] = [
     pathAndBody: fc.oneof(
       withBody(restliAction('aspects', ['ingestProposal']), bodyBytes(ingestProposalBody)),
       withBody(restliAction('aspects', ['ingestProposalBatch']), bodyBytes(ingestProposalBatchBody)),
+      withBody(restliAction('aspects', ['getTimeseriesAspectValues']), bodyBytes(timeseriesQueryBody)),
     ),
     query: fc.constant(''),
     weight: 4,
@@ -283,6 +290,9 @@ const ROUTES: RouteSpec[] = [
   { route: 'Rest.li GET /aspects/{urn}', methods: ['GET'], pathAndBody: noBody(restliUrnPath('aspects')), query: queryString(['aspect', 'version'], ['aspect']) },
   { route: 'Rest.li GET /entitiesV2/{urn}', methods: ['GET'], pathAndBody: noBody(restliUrnPath('entitiesV2')), query: fc.option(PARAMETERS.aspectList.chain((list) => inUrl(fc.constant(list))), { nil: undefined }).map((list) => (list === undefined ? '' : `?aspects=${list}`)) },
   { route: 'Rest.li POST /entities', methods: ['POST'], pathAndBody: withBody(restliAction('entities', ['ingest', 'delete']), bodyBytes(entitiesActionBody)), query: fc.constant('') },
+  { route: 'Rest.li POST /entities', methods: ['POST'], pathAndBody: withBody(restliAction('entities', ['batchIngest']), bodyBytes(batchIngestBody)), query: fc.constant('') },
+  { route: 'Rest.li GET /entities/{urn}', methods: ['GET'], pathAndBody: noBody(restliUrnPath('entities')), query: fc.option(PARAMETERS.aspectList.chain((list) => inUrl(fc.constant(list))), { nil: undefined }).map((list) => (list === undefined ? '' : `?aspects=${list}`)) },
+  { route: 'v2 GET /timeseries/{type}/{aspect}', methods: ['GET'], pathAndBody: noBody(timeseriesPath), query: queryString(['count', 'scrollId', 'startTimeMillis', 'endTimeMillis']) },
   {
     route: 'GET server endpoints',
     methods: ['GET', 'HEAD'],
