@@ -35,11 +35,7 @@ export async function readPoints(store: Store, urn: string, aspect: string, read
     for (const point of page) {
       if (!matchesFilter(filter, point.value)) continue;
       chars += point.size;
-      if (chars > LIMITS.timeseriesAnswerChars) {
-        throw new ValidationError(
-          `The points asked for hold more than ${LIMITS.timeseriesAnswerChars / 2 ** 20} MiB of JSON (limit timeseriesAnswerChars): ask for fewer (limit) or a shorter time range`,
-        );
-      }
+      if (chars > LIMITS.timeseriesAnswerChars) throw tooLarge();
       found.push(point);
       if (found.length === limit) return found;
     }
@@ -47,4 +43,17 @@ export async function readPoints(store: Store, urn: string, aspect: string, read
     before = page[page.length - 1];
     await pacer.pace();
   }
+}
+
+/** Refuses a page of points holding more than LIMITS.timeseriesAnswerChars of JSON. */
+export function checkAnswerSize(points: readonly StoredPoint[]): void {
+  let chars = 0;
+  for (const point of points) chars += point.size;
+  if (chars > LIMITS.timeseriesAnswerChars) throw tooLarge();
+}
+
+function tooLarge(): ValidationError {
+  return new ValidationError(
+    `The points asked for hold more than ${LIMITS.timeseriesAnswerChars / 2 ** 20} MiB of JSON (limit timeseriesAnswerChars): ask for fewer (limit) or a shorter time range`,
+  );
 }

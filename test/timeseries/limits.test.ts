@@ -23,5 +23,8 @@ describe('timeseries read limits', () => {
     const two = await t.call(timeseriesValues({ urn: big, entity: 'dataset', aspect: 'datasetProfile', limit: 2 }));
     assert.equal(two.status, 200);
     assert.equal(two.body.value.values.length, 2);
+    const scroll = await t.call({ method: 'GET', url: '/openapi/v2/timeseries/dataset/datasetProfile?count=3' });
+    assert.equal(scroll.status, 400);
+    assert.equal(scroll.body.message, 'The points asked for hold more than 64 MiB of JSON (limit timeseriesAnswerChars): ask for fewer (limit) or a shorter time range');
   });
 });
