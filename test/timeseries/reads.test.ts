@@ -149,6 +149,9 @@ describe('timeseries reads', () => {
     const batchGet = await t.call({ method: 'POST', url: '/openapi/v3/entity/dataset/batchGet', payload: [{ urn, datasetProfile: {} }] });
     assert.equal(batchGet.status, 200, batchGet.raw);
     assert.deepEqual(batchGet.body, [{ urn, datasetProfile: { value: latest } }]);
+    const scroll = await t.call({ method: 'GET', url: '/openapi/v3/entity/dataset?count=10&aspects=datasetProfile' });
+    assert.equal(scroll.status, 200, scroll.raw);
+    assert.deepEqual(scroll.body.entities.find((e: { urn: string }) => e.urn === urn)?.datasetProfile, { value: latest });
     const none = await t.call({ method: 'GET', url: `/openapi/v3/entity/dataset/${enc(urn)}/operation` });
     assert.equal(none.status, 404);
     const v2 = await t.call({ method: 'GET', url: `/openapi/v2/entity/dataset/${enc(urn)}/datasetProfile` });
