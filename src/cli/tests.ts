@@ -212,7 +212,8 @@ async function run(
     bar?.clear();
 
     for (const t of summary.tests) {
-      out(`${t.urn}  ${t.name}  selected ${count(t.selected)}  passing ${count(t.passing)}  failing ${count(t.failing)}`);
+      const empty = t.selectsNothing ? '  (empty definition {}: selects nothing)' : '';
+      out(`${t.urn}  ${t.name}  selected ${count(t.selected)}  passing ${count(t.passing)}  failing ${count(t.failing)}${empty}`);
     }
     const threads = summary.workers > 0 ? ` on ${summary.workers} worker thread${summary.workers > 1 ? 's' : ''}` : '';
     out(`evaluated ${count(summary.entities)} entities in ${(elapsed / 1000).toFixed(1)}s (${count(rate(summary.entities, elapsed))}/s)${threads}`);

@@ -86,7 +86,7 @@ export class Ingest {
     const resolved: ResolvedProposal[] = [];
     const pacer = new Pacer();
     for (const proposal of proposals) {
-      resolved.push(this.resolve(proposal, context));
+      resolved.push(located(proposal, () => this.resolve(proposal, context)));
       await pacer.pace();
     }
     if (resolved.length === 0) return [];
@@ -164,7 +164,7 @@ export class Ingest {
     const pacer = new Pacer();
     // Side effects may append proposals while we go; they run in this same transaction.
     for (let i = 0; i < items.length; i++) {
-      results.push(await this.apply(items[i], run));
+      results.push(await locatedAsync(items[i].proposal, () => this.apply(items[i], run)));
       await pacer.pace();
     }
     await this.commit(run, context);
@@ -354,4 +354,25 @@ function aspectKey(urn: string, aspect: string): string {
 
 function changed(item: ResolvedProposal): ChangedEntity {
   return item.proposal.actor === undefined ? { urn: item.urn.text, entity: item.entity } : { urn: item.urn.text, entity: item.entity, actor: item.proposal.actor };
+}
+
+/** A refusal of a proposal's value, prefixed with where the request carried it (Proposal.where). */
+function located<T>(proposal: Proposal, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw relocated(proposal, error);
+  }
+}
+
+async function locatedAsync<T>(proposal: Proposal, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw relocated(proposal, error);
+  }
+}
+
+function relocated(proposal: Proposal, error: unknown): unknown {
+  return proposal.where && error instanceof ValidationError ? new ValidationError(`${proposal.where}: ${error.message}`) : error;
 }

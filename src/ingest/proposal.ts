@@ -22,6 +22,11 @@ export interface Proposal {
   systemMetadata?: ClientSystemMetadata;
   /** Who the change is attributed to when not the request's actor: a metadata test's actions name the test. */
   actor?: string;
+  /**
+   * Where the request carried it (`entities[2].value.….aspects[0]`): a refusal of its value then
+   * names that place, so a client finds the bad item of a large batch.
+   */
+  where?: string;
 }
 
 export interface ClientSystemMetadata {

@@ -8,7 +8,8 @@ export interface RunSummary {
   entities: number;
   /** Worker threads that evaluated the run (0: the calling thread did). */
   workers: number;
-  tests: Array<{ urn: string; name: string; selected: number; passing: number; failing: number }>;
+  /** Per test; `selectsNothing` for an empty definition (`{}`), which no entity can match. */
+  tests: Array<{ urn: string; name: string; selected: number; passing: number; failing: number; selectsNothing?: true }>;
 }
 
 export type RunOptions = EvaluateOptions & { pageSize?: number; onPage?: (done: number) => void };
@@ -26,7 +27,9 @@ export class CatalogRuns {
   ) {}
 
   async run(tests: readonly LoadedTest[], options: RunOptions): Promise<RunSummary> {
-    const summary = new Map(tests.map((t) => [t.urn, { urn: t.urn, name: t.info.name, selected: 0, passing: 0, failing: 0 }]));
+    const summary = new Map(
+      tests.map((t) => [t.urn, { urn: t.urn, name: t.info.name, selected: 0, passing: 0, failing: 0, ...(t.definition.selectsNothing ? { selectsNothing: true as const } : {}) }]),
+    );
     const types = [...new Set(tests.flatMap((t) => t.definition.types))].map((type) => this.registry.entityType(type)!);
     // Pages of 100: a page's parsed aspects then die young; 500 spent about a quarter of the run in GC.
     const pageSize = options.pageSize ?? 100;

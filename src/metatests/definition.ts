@@ -31,6 +31,11 @@ export interface TestDefinition {
   actions: { passing: TestAction[]; failing: TestAction[] };
   /** The aspects of the tested entity that evaluation and actions read (undefined: all of them). */
   aspects?: ReadonlySet<string>;
+  /**
+   * The definition was `{}`: a test that selects no entity, so it never passes or fails. DataHub's
+   * demo data has such tests (DataHub types the definition as a string and never reads it there).
+   */
+  selectsNothing?: true;
 }
 
 /** A definition that does not parse or validate; the message starts at the offending spot. */
@@ -58,6 +63,7 @@ export function parseDefinition(source: unknown, registry: Registry): TestDefini
       throw new DefinitionError(`definition: invalid JSON: ${(error as Error).message}`);
     }
   }
+  if (isRecord(doc) && Object.keys(doc).length === 0) return selectingNothing();
   if (!isRecord(doc) || doc.on === undefined || doc.rules === undefined) {
     throw new DefinitionError('definition: must be an object with an "on" clause and a "rules" clause');
   }
@@ -86,6 +92,11 @@ export function parseDefinition(source: unknown, registry: Registry): TestDefini
   const definition: TestDefinition = { types, conditions, rules, actions };
   definition.aspects = aspectsRead(registry, definition);
   return definition;
+}
+
+/** The test `{}` defines: no entity type in scope, no rules, no actions. */
+function selectingNothing(): TestDefinition {
+  return { types: [], rules: { kind: 'and', children: [], negate: false }, actions: { passing: [], failing: [] }, aspects: new Set(), selectsNothing: true };
 }
 
 /** Which aspects of the tested entity a definition reads, so evaluation loads only those. */

@@ -21,6 +21,9 @@ export interface TestRunReport {
 
 export type RunListener = (run: TestRunReport) => void;
 
+/** What an evaluation of the empty definition `{}` adds to its verdict. */
+export const EMPTY_DEFINITION_NOTE = 'The definition is empty ({}): it selects no entity, so the test never passes or fails';
+
 /**
  * Metadata tests: evaluate entities against test definitions, push results and run actions. The
  * entry points: named entities, an unsaved definition, catalog-wide runs and a worker's page of one.
@@ -57,8 +60,8 @@ export class MetadataTests {
     );
   }
 
-  /** Tries an unsaved definition on one entity. */
-  async evaluateDefinition(urn: string, definition: unknown): Promise<Verdict> {
+  /** Tries an unsaved definition on one entity; `{}` says that it selects nothing. */
+  async evaluateDefinition(urn: string, definition: unknown): Promise<Verdict & { note?: string }> {
     let parsed;
     try {
       parsed = parseDefinition(definition, this.registry);
@@ -68,7 +71,8 @@ export class MetadataTests {
     }
     const entity = (await this.reader.getEntities([urn], parsed.aspects, { points: true })).get(urn);
     if (!entity) throw new NotFoundError(`Entity ${urn} not found`);
-    return this.evaluation.verdict(entity, parsed);
+    const verdict = await this.evaluation.verdict(entity, parsed);
+    return parsed.selectsNothing ? { ...verdict, note: EMPTY_DEFINITION_NOTE } : verdict;
   }
 
   /**

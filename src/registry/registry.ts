@@ -87,6 +87,16 @@ export interface EntitySpec {
   readonly aspects: ReadonlyMap<string, AspectSpec>;
 }
 
+/**
+ * A Rest.li snapshot record (`com.linkedin.metadata.snapshot.DatasetSnapshot`): the entity type it
+ * holds and the aspects its union may carry, in the union's order (key aspect first).
+ */
+export interface SnapshotSpec {
+  readonly name: string;
+  readonly entity: EntitySpec;
+  readonly aspects: readonly AspectSpec[];
+}
+
 /** An entity every catalog starts with (data types, entity types, common platforms). */
 export interface SeedEntity {
   urn: string;
@@ -110,6 +120,11 @@ interface PatchFacts {
   patchKeysRequired?: Record<string, number>;
 }
 
+/** snapshots.json: snapshot record name → the entity type it holds and its aspect records. */
+interface SnapshotFile {
+  snapshots: Record<string, { entityType: string; aspects: string[] }>;
+}
+
 interface EntityFile {
   name: string;
   keyAspect: string;
@@ -125,6 +140,8 @@ const DATA_DIR = fileURLToPath(new URL('../../../src/registry/data/', import.met
 export class Registry {
   private readonly entitiesByLowerName = new Map<string, EntitySpec>();
   private readonly lowerAspectNames = new Map<string, string>();
+  private readonly snapshotsByName = new Map<string, SnapshotSpec>();
+  private readonly snapshotsByEntity = new Map<EntitySpec, SnapshotSpec>();
   /** URNs whose key has been checked (see checkKey). */
   private readonly validKeys = new WeakSet<Urn>();
   private builtIns?: Set<string>;
@@ -137,10 +154,25 @@ export class Registry {
     /** Seed entities from data/seed.json; entityType entities are derived from the types. */
     private readonly seedData: readonly SeedEntity[] = [],
     private readonly typeDefs: Record<string, JsonSchema> = {},
+    snapshots: SnapshotFile['snapshots'] = {},
   ) {
     for (const entity of entities) {
       this.entitiesByLowerName.set(entity.name.toLowerCase(), entity);
       for (const name of entity.aspects.keys()) this.lowerAspectNames.set(name.toLowerCase(), name);
+    }
+    for (const [name, { entityType, aspects }] of Object.entries(snapshots)) {
+      const entity = this.entityType(entityType);
+      if (!entity) throw new Error(`registry: snapshot ${name} holds unknown entity type ${entityType}`);
+      const members = aspects.map((pegasusClass) => {
+        const aspect = this.aspectByPegasusClass(entity, pegasusClass);
+        if (!aspect) throw new Error(`registry: snapshot ${name} carries ${pegasusClass}, which is no aspect of entity type ${entityType}`);
+        return aspect;
+      });
+      if (members[0] !== entity.keyAspect) throw new Error(`registry: snapshot ${name} must carry ${entity.keyAspect.name} first`);
+      if (this.snapshotsByEntity.has(entity)) throw new Error(`registry: entity type ${entityType} has two snapshots`);
+      const spec = { name, entity, aspects: members };
+      this.snapshotsByName.set(name, spec);
+      this.snapshotsByEntity.set(entity, spec);
     }
   }
 
@@ -208,7 +240,8 @@ export class Registry {
       return { name: e.name, keyAspect, aspects: allowed };
     });
     for (const name of Object.keys(added)) if (!listed.some((e) => e.name === name)) throw new Error(`registry: overlay/entities.json names unknown entity type ${name}`);
-    const registry = new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[], types.$defs);
+    const snapshots = (readJson(join(dir, 'snapshots.json')) as SnapshotFile).snapshots;
+    const registry = new Registry(entities, readJson(join(dir, 'seed.json')) as SeedEntity[], types.$defs, snapshots);
     registry.dataDir = dir;
     return registry;
   }
@@ -262,6 +295,20 @@ export class Registry {
     return undefined;
   }
 
+  /** A snapshot record by its full name (`com.linkedin.metadata.snapshot.DatasetSnapshot`). */
+  snapshot(name: string): SnapshotSpec | undefined {
+    return this.snapshotsByName.get(name);
+  }
+
+  /** The snapshot record that holds entities of the type, if DataHub has one for it. */
+  snapshotOf(entity: EntitySpec): SnapshotSpec | undefined {
+    return this.snapshotsByEntity.get(entity);
+  }
+
+  snapshots(): SnapshotSpec[] {
+    return [...this.snapshotsByName.values()];
+  }
+
   /** Follows a `$ref` into types.json (repeatedly); other schemas come back as they are. */
   deref(schema: JsonSchema): JsonSchema {
     let current = schema;
@@ -284,7 +331,8 @@ export class Registry {
   /** The key aspect value derived from the URN; a key that breaks its schema makes the URN invalid. */
   keyOf(urn: Urn, entity: EntitySpec = this.entityOf(urn)): Record<string, string> {
     const fields = entity.keyAspect.keyFields ?? [];
-    const parts = fields.length === 1 ? [urn.id] : urn.parts;
+    // As DataHub's EntityKeyUtils: a tuple id has one part per key field, a bare id is one part.
+    const parts = urn.parts;
     if (parts.length !== fields.length) throw new InvalidUrnError(urn.text, `expected ${fields.length} key parts`);
     const key: Record<string, string> = {};
     fields.forEach((field, i) => (key[field] = parts[i]));

@@ -1,5 +1,7 @@
 import type { AspectSpec, JsonSchema, Registry, SearchableField } from '../registry/registry.js';
-import type { FieldType } from './fields.js';
+
+/** The kinds of search field: words, URNs, whole values, true or false. */
+export type FieldType = 'text' | 'urn' | 'keyword' | 'boolean';
 
 /** A searchable field of DataHub's model, as this index can keep it. */
 export interface AnnotatedField {

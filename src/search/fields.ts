@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Registry } from '../registry/registry.js';
 import type { TextColumn } from '../store/search-types.js';
-import { annotatedFields, type AnnotatedField } from './annotated.js';
+import { annotatedFields, type AnnotatedField, type FieldType } from './annotated.js';
+
+export type { FieldType };
 
 /**
  * The searchable fields and the aspects that feed them: those of src/registry/data/search.json
@@ -12,7 +14,6 @@ import { annotatedFields, type AnnotatedField } from './annotated.js';
  * indexed is editing that file or regenerating the registry; either changes the index's version.
  */
 
-export type FieldType = 'text' | 'urn' | 'keyword' | 'boolean';
 
 export interface SearchField {
   name: string;

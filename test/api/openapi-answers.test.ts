@@ -113,6 +113,7 @@ const successes: Exercise[] = [
   { id: 'scrollTimeseries', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/timeseries/dataset/datasetProfile?count=2' }) },
   { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
   { id: 'getEntityV2', status: 200, request: () => ({ method: 'GET', url: `/entitiesV2/${restliDs}?aspects=List(status)` }) },
+  { id: 'getEntitySnapshot', status: 200, request: () => ({ method: 'GET', url: `/entities/${restliDs}` }) },
   { id: 'entitiesAction', status: 200, request: () => ({ method: 'POST', url: '/entities?action=delete', payload: { urn: datasetUrn('openapi.restli.doomed') } }) },
   {
     id: 'entitiesAction',
@@ -209,6 +210,8 @@ const refusals: Exercise[] = [
   { id: 'getVersionedAspect', status: 400, request: () => ({ method: 'GET', url: '/aspects/urn:li:nope?aspect=status' }) },
   { id: 'getVersionedAspect', status: 404, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=ownership` }) },
   { id: 'getEntityV2', status: 400, request: () => ({ method: 'GET', url: '/entitiesV2/urn:li:nope' }) },
+  { id: 'getEntitySnapshot', status: 400, request: () => ({ method: 'GET', url: `/entities/${enc('urn:li:structuredProperty:io.example.none')}` }) },
+  { id: 'getEntitySnapshot', status: 404, request: () => ({ method: 'GET', url: `/entities/${enc(datasetUrn('openapi.snapshot.never'))}` }) },
   { id: 'entitiesAction', status: 400, request: () => ({ method: 'POST', url: '/entities?action=search', payload: {} }) },
   { id: 'entitiesAction', status: 409, request: () => ({ method: 'POST', url: '/entities?action=delete', payload: { urn: property } }) },
 ];
@@ -323,7 +326,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 45);
+    assert.equal(operations.size, 46);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

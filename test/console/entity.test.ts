@@ -28,9 +28,10 @@ describe('console: entity page', { skip: BROWSER_SKIP }, () => {
     const tags = page.locator('section', { has: page.getByRole('heading', { name: 'Tags' }) });
     assert.deepEqual(await tags.getByRole('list', { name: 'Tags', exact: true }).locator('li').allInnerTexts(), ['pii']);
     await page.getByRole('heading', { name: 'Schema' }).waitFor();
+    // The type is the union's short name over the native type; nullable defaults to false.
     assert.deepEqual(await rows(page, 'table.schema'), [
-      ['order_id', 'bigint', 'The order', ''],
-      ['customer_id', 'varchar(36)', 'Who ordered', 'pii'],
+      ['order_id', 'StringType\nbigint', 'no', 'The order', ''],
+      ['customer_id', 'StringType\nvarchar(36)', 'no', 'Who ordered', 'pii'],
     ]);
     await page.locator('table.properties').waitFor();
     await page.getByText('Gold tier').waitFor();
@@ -38,18 +39,18 @@ describe('console: entity page', { skip: BROWSER_SKIP }, () => {
       ['Retention days', '365'],
       ['Tier', 'gold — Gold tier'],
     ]);
-    // Every aspect as JSON, folded.
+    // Every aspect as JSON, folded, in groups (entity-model.test.ts covers the grouping).
     const aspects = page.locator('details.aspect');
     assert.deepEqual(await aspects.locator('summary').allInnerTexts(), [
       'browsePathsV2 version 1',
       'dataPlatformInstance version 1',
       'datasetKey version 1',
       'datasetProperties version 1',
-      'editableSchemaMetadata version 1',
       'globalTags version 1',
       'ownership version 1',
-      'schemaMetadata version 1',
       'structuredProperties version 1',
+      'editableSchemaMetadata version 1',
+      'schemaMetadata version 1',
     ]);
     const ownership = aspects.filter({ hasText: 'ownership version 1' });
     assert.equal(await ownership.locator('pre').isVisible(), false);

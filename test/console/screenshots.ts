@@ -6,6 +6,7 @@ import { startServer } from '../server-process.js';
 import { Client } from '../reliability/client.js';
 import { CHROMIUM } from './harness.js';
 import { datasetUrnOf, DESCRIBED_TEST, seedDatasets, seedDefinitions } from './demo-catalog.js';
+import { CUSTOMERS, seedModel, seedTimeseries } from './model-seed.js';
 
 /**
  * The console's screenshots in docs/console/: a fresh server with the demo catalog, each main
@@ -21,9 +22,12 @@ try {
   const client = new Client(server.base, ADMIN);
   await seedDefinitions(client);
   await seedDatasets(client, 0, 60);
+  await seedModel(client);
+  await seedTimeseries(client);
+  await client.call('POST', '/gms/test?action=evaluate', { urn: CUSTOMERS, push: true });
   await client.call('POST', '/gms/test?action=batchEvaluate', { urns: Array.from({ length: 12 }, (_, i) => datasetUrnOf(['snowflake', 'bigquery', 'postgres', 'kafka', 's3'][i % 5], `analytics.${['orders', 'customers', 'payments', 'sessions', 'invoices', 'shipments', 'products', 'refunds', 'campaigns', 'tickets', 'inventory', 'suppliers'][i]}`)), testUrns: [DESCRIBED_TEST], push: true });
   mkdirSync(OUT, { recursive: true });
-  const shoot = async (name: string, hash: string, width = 1280, height = 800, ready?: string, fullPage = false) => {
+  const shoot = async (name: string, hash: string, width = 1280, height = 800, ready?: string, fullPage = false, element?: string) => {
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${server.base}/#/sign-in`);
@@ -34,12 +38,15 @@ try {
     if (ready) await page.getByText(ready).first().waitFor();
     // Not networkidle: the activity page keeps a long poll open. Let late facet counts land.
     await page.waitForTimeout(1500);
-    await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
+    if (element) await page.locator(element).screenshot({ path: join(OUT, `${name}.png`) });
+    else await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
     await context.close();
     console.log(`docs/console/${name}.png`);
   };
   await shoot('search', '#/search?query=orders', 1280, 800, 'analytics.orders');
-  await shoot('entity', `#/entity?urn=${encodeURIComponent(datasetUrnOf('kafka', 'analytics.sessions'))}`, 1280, 800, 'Datasets have an owner', true);
+  // A dataset in a container chain, with a nested schema, profiles and operations.
+  await shoot('entity', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Datasets have an owner', true);
+  await shoot('entity-profiles', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Column statistics of the latest profile', false, 'section:has(#profiles-title)');
   await shoot('properties', '#/properties', 1280, 800, 'Retention time (days)');
   await shoot('tests', `#/tests?urn=${encodeURIComponent(DESCRIBED_TEST)}`, 1280, 800, 'Run over the catalog', true);
   await shoot('tokens', '#/tokens', 1280, 800, 'admin');

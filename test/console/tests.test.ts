@@ -249,4 +249,32 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('link', { name: 'A test with a rather long name to wrap on a narrow screen' }).waitFor();
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow on the list');
   });
+
+  it('flags a test whose definition is {} (as in DataHub\'s demo data) as selecting nothing, in the list and on its page', async () => {
+    const written = await f.served.client.call('POST', `/openapi/v2/entity/test/${path('urn:li:test:demo-empty')}/testInfo`, {
+      name: 'Demo test without a definition',
+      category: 'Demo',
+      definition: { type: 'JSON', json: '{}' },
+    });
+    assert.equal(written.status, 200, JSON.stringify(written.body));
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests'));
+    const row = page.locator('tbody tr', { has: page.getByRole('link', { name: 'Demo test without a definition' }) });
+    assert.equal(await row.locator('.tests-flag').innerText(), 'selects nothing');
+    assert.equal(await row.locator('.tests-flag').getAttribute('title'), 'The definition names no entity types: it never matches');
+    // Only that test is flagged.
+    assert.equal(await page.locator('tbody .tests-flag').count(), 1);
+    await assertAccessible(page, 'tests: a test that selects nothing in the list');
+
+    await row.getByRole('link', { name: 'Demo test without a definition' }).click();
+    await page.getByRole('heading', { name: 'Demo test without a definition', level: 1 }).waitFor();
+    assert.equal(
+      await page.getByRole('note').innerText(),
+      'selects nothing Its definition names no entity types (on.types), so it never selects an entity: a run finds nothing to pass or fail.',
+    );
+    assert.equal(await page.getByLabel('Definition (JSON)').inputValue(), '{}');
+    await page.getByText('The saved definition selects no entity type.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Run over the catalog' }).count(), 0);
+    await assertAccessible(page, 'tests: a test that selects nothing');
+  });
 });

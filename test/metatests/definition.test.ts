@@ -13,6 +13,18 @@ const leaf = (p: Predicate) => {
 };
 
 describe('test definition language', () => {
+  it('takes the empty definition {} as a test that selects nothing (DataHub\'s demo data has two)', () => {
+    for (const empty of ['{}', {}, ' { } ']) {
+      const parsed = parse(empty);
+      assert.equal(parsed.selectsNothing, true);
+      assert.deepEqual(parsed.types, []);
+      assert.deepEqual(parsed.actions, { passing: [], failing: [] });
+      assert.deepEqual([...(parsed.aspects ?? ['all'])], []);
+    }
+    rejects({ on: { types: ['dataset'] } }, 'definition: must be an object with an "on" clause and a "rules" clause');
+    rejects('[]', 'definition: must be an object with an "on" clause and a "rules" clause');
+  });
+
   it('parses on, conditions, rules and actions from a JSON string or an object', () => {
     const definition = {
       on: { types: ['dataset'], conditions: { property: 'dataPlatformInstance.platform', operator: 'equals', value: 'urn:li:dataPlatform:snowflake' } },

@@ -253,3 +253,39 @@ describe('POST /gms/test?action=batchEvaluate and evaluateDefinition', () => {
     assert.deepEqual(none.body, { error: 'Validation Error', message: 'definition is required' });
   });
 });
+
+describe('the empty definition {} (DataHub\'s demo data has two such tests)', () => {
+  let t: TestApp;
+  let empty: string;
+  const urn = datasetUrn('eval.empty');
+
+  before(async () => {
+    t = await testApp();
+    empty = await defineTest(t, 'empty', {});
+    await write(t, 'dataset', urn, 'status', { removed: false });
+  });
+  after(() => t.app.close());
+
+  it('is stored as written and selects nothing: an evaluation lists it neither passing nor failing', async () => {
+    const info = await aspect(t, 'test', empty, 'testInfo');
+    assert.equal(info.definition.json, '{}');
+    const res = await evaluate(t, { urn, testUrns: [empty] });
+    assert.equal(res.status, 200, res.raw);
+    assert.deepEqual(brief(res.body.value), { passing: [], failing: [] });
+  });
+
+  it('evaluateDefinition answers NOT_SELECTED and says why', async () => {
+    const res = await evaluate(t, { urn, definition: {} }, 'evaluateDefinition');
+    assert.equal(res.status, 200, res.raw);
+    assert.deepEqual(res.body.value, {
+      result: 'NOT_SELECTED',
+      explanation: [],
+      note: 'The definition is empty ({}): it selects no entity, so the test never passes or fails',
+    });
+  });
+
+  it('a catalog run reports it as selecting nothing', async () => {
+    const summary = await t.services.tests.run({ tests: [empty], push: false, actor: 'urn:li:corpuser:datahub' });
+    assert.deepEqual(summary.tests, [{ urn: empty, name: 'empty', selected: 0, passing: 0, failing: 0, selectsNothing: true }]);
+  });
+});

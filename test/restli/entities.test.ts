@@ -38,7 +38,7 @@ describe('Rest.li entity actions', () => {
       assert.deepEqual((await t.call(pythonGetAspect(urn, 'globalTags'))).body.aspect, { 'com.linkedin.common.GlobalTags': { tags: [{ tag: 'urn:li:tag:legacy' }] } });
     });
 
-    it('matches snapshot classes to entity types whatever their capitals (MLModelSnapshot holds mlModels)', async () => {
+    it('takes DataHub\'s snapshot record name for the type (MLModelSnapshot holds mlModels)', async () => {
       const urn = 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)';
       const res = await t.call(emitMce('MLModelSnapshot', urn, [{ 'com.linkedin.common.Status': { removed: false } }]));
       assert.equal(res.status, 200, res.raw);

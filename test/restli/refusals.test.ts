@@ -232,7 +232,7 @@ describe('Rest.li ingestion refuses bad proposals and writes nothing', () => {
     // getTimeseriesAspectValues is served since timeseries aspects are (test/timeseries/reads.test.ts).
     await refused(post('/aspects?action=getCount'), 400, 'Action getCount on /aspects is not served by urnbase (served: ingestProposal, ingestProposalBatch, getTimeseriesAspectValues)');
     await refused(post('/aspects'), 400, 'POST /aspects needs ?action=ingestProposal|ingestProposalBatch|getTimeseriesAspectValues');
-    await refused(post('/entities?action=search'), 400, 'Action search on /entities is not served by urnbase (served: delete, ingest)');
+    await refused(post('/entities?action=search'), 400, 'Action search on /entities is not served by urnbase (served: batchIngest, delete, ingest)');
   });
 });
 

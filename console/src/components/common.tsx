@@ -40,3 +40,8 @@ export function shortUrn(urn: string): string {
   const dataset = /^\(urn:li:dataPlatform:([^,]+),(.+),([A-Z]+)\)$/.exec(id);
   return dataset ? dataset[2] : id;
 }
+
+/** A time in milliseconds as `2024-05-01 12:00:00 UTC`; a dash when there is none. */
+export function when(time: number | undefined): string {
+  return typeof time === 'number' && Number.isFinite(time) && time > 0 && time <= 8.64e15 ? `${new Date(time).toISOString().replace('T', ' ').slice(0, 19)} UTC` : '—';
+}

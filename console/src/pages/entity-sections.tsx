@@ -1,71 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { ErrorMessage, Loading, shortUrn } from '../components/common';
+import { ErrorMessage, Loading, shortUrn, when } from '../components/common';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
+import { TIMESERIES_ASPECTS } from './aspect-groups';
 import { aspect, aspectNames, versionOf, type EntityV3 } from './entity-info';
 import type { FailedCondition } from './tests-model';
 
-/** The entity page's larger sections: schema fields, metadata-test results, aspect history. */
+/** The entity page's larger sections: metadata-test results, aspect history. */
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null) : []);
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-
-export function SchemaFields({ entity }: { entity: EntityV3 }) {
-  const fields = list(aspect(entity, 'schemaMetadata')?.fields);
-  const editable = new Map(list(aspect(entity, 'editableSchemaMetadata')?.editableSchemaFieldInfo).map((f) => [str(f.fieldPath), f]));
-  return (
-    <section class="card" aria-labelledby="schema-title">
-      <h2 id="schema-title">Schema</h2>
-      {fields.length === 0 ? (
-        <p class="muted">No fields.</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="schema">
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Type</th>
-                <th scope="col">Description</th>
-                <th scope="col">Tags and terms</th>
-              </tr>
-            </thead>
-            <tbody>
-              {fields.map((field) => {
-                const path = str(field.fieldPath) ?? '';
-                const edit = editable.get(path);
-                const original = str(field.description);
-                const edited = str(edit?.description);
-                const tags = [...list((field.globalTags as Json | undefined)?.tags), ...list((edit?.globalTags as Json | undefined)?.tags)].flatMap((t) => str(t.tag) ?? []);
-                const terms = [...list((field.glossaryTerms as Json | undefined)?.terms), ...list((edit?.glossaryTerms as Json | undefined)?.terms)].flatMap((t) => str(t.urn) ?? []);
-                return (
-                  <tr key={path}>
-                    <th scope="row">
-                      <code>{path}</code>
-                    </th>
-                    <td>{str(field.nativeDataType) ?? ''}</td>
-                    <td>
-                      {edited ?? original ?? <span class="muted">—</span>}
-                      {edited && original && edited !== original && <span class="muted schema-original"> (originally: {original})</span>}
-                    </td>
-                    <td>
-                      {[...new Set([...tags, ...terms])].map((u) => (
-                        <span key={u} class="chip" title={u}>
-                          {shortUrn(u)}
-                        </span>
-                      ))}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
-  );
-}
 
 interface Evaluation {
   passing: Array<{ test: string }>;
@@ -163,11 +109,11 @@ interface Version {
 /** How many of the latest versions are listed. */
 const LISTED = 10;
 
-const when = (time: number | undefined) => (time ? `${new Date(time).toISOString().replace('T', ' ').slice(0, 19)} UTC` : '—');
 
 /** The versions of one aspect (the URL's `aspect`), and a diff between two of them (`from`, `to`). */
 export function EntityHistory({ entity, type, route }: { entity: EntityV3; type: string; route: Route }) {
-  const names = aspectNames(entity);
+  // Timeseries points have no versions to compare.
+  const names = aspectNames(entity).filter((n) => !TIMESERIES_ASPECTS.has(n));
   const chosen = route.params.get('aspect');
   const name = chosen && names.includes(chosen) ? chosen : (names.find((n) => versionOf(entity, n) > 1) ?? names[0]);
   const latest = name ? versionOf(entity, name) : 0;

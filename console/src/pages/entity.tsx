@@ -1,17 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { ErrorMessage, Json, Loading, shortUrn } from '../components/common';
+import { ErrorMessage, Loading, shortUrn, when } from '../components/common';
+import { JsonView } from '../components/json-view';
 import { PropertyEditing, TagEditing } from '../components/entity-editing';
 import { href, type Route } from '../router';
 import type { Session } from '../session';
-import { EntityHistory, SchemaFields, TestResults } from './entity-sections';
+import { groupAspects, TIMESERIES_ASPECTS } from './aspect-groups';
+import { CustomProperties, Deprecation, Lineage, Links } from './entity-details';
+import { Operations, Profiles } from './entity-profiles';
+import { SchemaFields } from './entity-schema';
+import { EntityHistory, TestResults } from './entity-sections';
+import { BrowsePath, ContainerChain, subTypesOf, useTrail } from './entity-trail';
 import { aspect, aspectNames, descriptionOf, entityTypeOf, nameOf, ownersOf, platformOf, tagsOf, termsOf, versionOf, type EntityV3 } from './entity-info';
 import { loadDefinitions, valueLabel, valueText, type PropertyDef } from './search-properties';
 import './entity.css';
 
 /**
- * One entity, read-only: what it is, its tags, schema, structured properties, metadata-test
- * results, every aspect as JSON, and the history of an aspect as a diff between two versions.
+ * One entity: where it sits (browse path, subtypes, containers), what it is, its tags, schema,
+ * structured properties, metadata-test results, every aspect as JSON (grouped), and the history
+ * of an aspect as a diff between two versions.
  */
 interface Loaded {
   urn: string;
@@ -89,16 +96,30 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
   const tags = tagsOf(entity);
   const domains = aspect(entity, 'domains')?.domains;
   const removed = aspect(entity, 'status')?.removed === true;
+  const trail = useTrail(entity);
+  const subTypes = subTypesOf(entity);
   return (
     <article class="entity">
       <header class="entity-head">
+        <BrowsePath entity={entity} trail={trail} />
         <h1>{nameOf(entity)}</h1>
         <p class="muted entity-meta">
           <span>{type}</span>
+          {subTypes.length > 0 && (
+            <span class="subtypes" aria-label="Subtypes">
+              {subTypes.map((s) => (
+                <span key={s} class="chip subtype">
+                  {s}
+                </span>
+              ))}
+            </span>
+          )}
           {platform && <span>{shortUrn(platform)}</span>}
           <code class="entity-urn">{urn}</code>
         </p>
+        <ContainerChain trail={trail} />
         {removed && <p class="error">This entity is soft-deleted (status.removed is true).</p>}
+        <Deprecation entity={entity} />
       </header>
 
       <section class="card" aria-labelledby="about-title">
@@ -144,7 +165,14 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
         <TagEditing urn={urn} entityType={type} session={session} onChanged={onChanged} />
       </section>
 
+      <CustomProperties entity={entity} />
+      <Links entity={entity} />
+
       {aspect(entity, 'schemaMetadata') && <SchemaFields entity={entity} />}
+      <Lineage entity={entity} />
+      {/* Timeseries aspects: of DataHub's entity types, only datasets have profiles and operations. */}
+      {type === 'dataset' && <Profiles urn={urn} />}
+      {type === 'dataset' && <Operations urn={urn} />}
 
       <section class="card" aria-labelledby="properties-title">
         <h2 id="properties-title">Structured properties</h2>
@@ -156,18 +184,48 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
 
       <EntityHistory entity={entity} type={type} route={route} />
 
-      <section class="card" aria-labelledby="aspects-title">
-        <h2 id="aspects-title">Aspects</h2>
-        {aspectNames(entity).map((name) => (
-          <details key={name} class="aspect">
-            <summary>
-              {name} <span class="muted">version {versionOf(entity, name)}</span>
-            </summary>
-            <Json value={aspect(entity, name) ?? (entity[name] as { value?: unknown }).value} />
-          </details>
-        ))}
-      </section>
+      <Aspects entity={entity} />
     </article>
+  );
+}
+
+/** Every aspect, grouped, each folded until opened (a large schema is laid out only when asked). */
+function Aspects({ entity }: { entity: EntityV3 }) {
+  const [full, setFull] = useState(false);
+  const groups = groupAspects(aspectNames(entity));
+  return (
+    <section class="card" aria-labelledby="aspects-title">
+      <div class="row aspects-head">
+        <h2 id="aspects-title">Aspects</h2>
+        <label class="inline">
+          <input type="checkbox" checked={full} onChange={(e) => setFull((e.target as HTMLInputElement).checked)} /> Full type names
+        </label>
+      </div>
+      {groups.map((group) => (
+        <div key={group.title} class="aspect-group">
+          <h3>{group.title}</h3>
+          {group.aspects.map((name) => {
+            const value = aspect(entity, name) ?? (entity[name] as { value?: unknown }).value;
+            // A timeseries aspect is read as its latest point, which has a time, not a version.
+            const time = (value as { timestampMillis?: number } | undefined)?.timestampMillis;
+            const label = TIMESERIES_ASPECTS.has(name) ? `latest point ${when(time)}` : `version ${versionOf(entity, name)}`;
+            return <AspectJson key={name} name={name} label={label} value={value} full={full} />;
+          })}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function AspectJson({ name, label, value, full }: { name: string; label: string; value: unknown; full: boolean }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details class="aspect" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>
+        {name} <span class="muted">{label}</span>
+      </summary>
+      {open && <JsonView value={value} full={full} />}
+    </details>
   );
 }
 

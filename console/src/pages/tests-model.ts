@@ -79,6 +79,20 @@ export function scopeTypes(json: string): string[] {
   }
 }
 
+/**
+ * A definition that selects no entity: JSON with no entity types in `on.types`, such as the `{}`
+ * of DataHub's demo tests. It never matches, so running it finds nothing to pass or fail.
+ */
+export function selectsNothing(json: string): boolean {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(json);
+  } catch {
+    return false; // Not JSON: the server says what is wrong with it, not this flag.
+  }
+  return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && scopeTypes(json).length === 0;
+}
+
 /** A test id from a name: `Datasets are described` → `datasets-are-described`. */
 export function slug(name: string): string {
   return name

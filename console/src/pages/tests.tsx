@@ -3,7 +3,7 @@ import { api, enc, V2 } from '../api';
 import { ErrorMessage, Loading } from '../components/common';
 import { href, navigate, type Route } from '../router';
 import { canWrite, type Session } from '../session';
-import { draftOf, emptyDraft, infoOf, slug, TEST_PREFIX, type Draft, type TestInfo } from './tests-model';
+import { draftOf, emptyDraft, infoOf, selectsNothing, slug, TEST_PREFIX, type Draft, type TestInfo } from './tests-model';
 import { RunOverCatalog } from './tests-run';
 import { TryDefinition } from './tests-try';
 import './tests.css';
@@ -80,6 +80,7 @@ function TestList({ session }: { session: Session }) {
                   <tr key={urn}>
                     <td>
                       <a href={href('/tests', { urn })}>{info?.name || urn}</a>
+                      {info && selectsNothing(info.definition?.json ?? '') && <SelectsNothing />}
                       <div class="muted tests-urn">{urn}</div>
                     </td>
                     <td>{info?.category ?? ''}</td>
@@ -207,6 +208,11 @@ function TestPage({ urn, session }: { urn: string; session: Session }) {
       {back}
       <h1>{loaded.info.name || urn}</h1>
       <p class="muted tests-urn">{urn}</p>
+      {selectsNothing(loaded.info.definition?.json ?? '') && (
+        <p class="tests-warning" role="note">
+          <SelectsNothing /> Its definition names no entity types (<code>on.types</code>), so it never selects an entity: a run finds nothing to pass or fail.
+        </p>
+      )}
       <TestForm
         draft={draft!}
         onChange={(d) => {
@@ -222,6 +228,15 @@ function TestPage({ urn, session }: { urn: string; session: Session }) {
       <TryDefinition json={draft!.json} />
       <RunOverCatalog urn={urn} json={loaded.info.definition?.json ?? ''} canPush={editable} unsaved={dirty} />
     </>
+  );
+}
+
+/** The flag of a test whose definition selects no entity (DataHub's demo data has `{}` ones). */
+function SelectsNothing() {
+  return (
+    <span class="chip tests-flag" title="The definition names no entity types: it never matches">
+      selects nothing
+    </span>
   );
 }
 

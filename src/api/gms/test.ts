@@ -66,8 +66,8 @@ export function testRoutes(app: FastifyInstance, tests: MetadataTests): void {
       default: {
         const urn = urnField(body, 'urn');
         if (body.definition === undefined) throw new ValidationError('definition is required');
-        const { verdict, explanation } = await tests.evaluateDefinition(urn, body.definition);
-        return { value: { result: verdict, explanation } };
+        const { verdict, explanation, note } = await tests.evaluateDefinition(urn, body.definition);
+        return { value: { result: verdict, explanation, ...(note ? { note } : {}) } };
       }
     }
   });
@@ -142,7 +142,7 @@ export const testShapes = {
     required: ['value'],
     properties: {
       value: {
-        description: 'evaluate: TestResults · batchEvaluate: {results: {urn: TestResults}} · evaluateDefinition: {result, explanation}',
+        description: 'evaluate: TestResults · batchEvaluate: {results: {urn: TestResults}} · evaluateDefinition: {result, explanation, note?}',
         oneOf: [
           ref('TestResults'),
           {
@@ -156,6 +156,7 @@ export const testShapes = {
             properties: {
               result: { type: 'string', enum: ['PASS', 'FAIL', 'NOT_SELECTED'] },
               explanation: { type: 'array', items: ref('FailedCondition') },
+              note: { type: 'string', description: 'Only for the empty definition {}: it selects nothing' },
             },
           },
         ],

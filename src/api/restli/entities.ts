@@ -8,11 +8,14 @@ import type { AuditStamp, SystemMetadata } from '../../store/store.js';
 import { ref } from '../answers.js';
 import { clientSystemMetadata } from '../entity-writes.js';
 import { restliRoute, restliWriteContext, unservedAction } from './routes.js';
-import { snapshotProposals } from './snapshot.js';
+import { requestUrn } from '../urns.js';
+import { snapshotFor, snapshotOf, snapshotProposals } from './snapshot.js';
 import { millis } from './timeseries.js';
-import type { WriteContext } from '../../ingest/proposal.js';
+import { Pacer } from '../../pace.js';
+import { checkProposalCount } from '../../ingest/ingest.js';
+import type { Proposal, WriteContext } from '../../ingest/proposal.js';
 
-const ACTIONS = ['delete', 'ingest'] as const;
+const ACTIONS = ['batchIngest', 'delete', 'ingest'] as const;
 // Who DataHub says "created" an entity's key when it answers for an entity that does not exist.
 const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
@@ -75,6 +78,36 @@ export function entityRoutes(app: FastifyInstance, services: Services): void {
     },
   );
 
+  app.get<{ Params: { urn: string }; Querystring: { aspects?: string[] } }>(
+    '/entities/:urn',
+    {
+      ...restliRoute('read'),
+      schema: {
+        operationId: 'getEntitySnapshot',
+        tags: ['Rest.li'],
+        summary: 'An entity as a legacy snapshot (DataHub\'s Entity: its snapshot record, the aspects its union carries, keyed by record name)',
+        params: { type: 'object', properties: { urn: { type: 'string', description: 'The entity URN, percent-encoded' } }, required: ['urn'] },
+        querystring: {
+          type: 'object',
+          properties: {
+            aspects: { type: 'array', items: { type: 'string' }, description: 'Rest.li 2.0 `List(a,b)`, or repeated; unknown names are skipped. Default: every aspect' },
+          },
+        },
+        answers: {
+          200: { description: 'The entity', body: ref('EntitySnapshot') },
+          400: 'An invalid URN, or an entity type DataHub has no snapshot record for',
+          404: 'No such entity',
+        },
+      },
+    },
+    async (req) => {
+      const { urn, entity } = requestUrn(registry, req.params.urn);
+      const spec = snapshotFor(registry, urn, entity);
+      const names = aspectNames(req.query.aspects, entity, registry);
+      return snapshotOf(registry, spec, urn, await reader.getEntity(urn.text, names && [...names, entity.keyAspect.name]));
+    },
+  );
+
   app.post<{ Querystring: { action?: string }; Body: unknown }>(
     '/entities',
     {
@@ -82,12 +115,15 @@ export function entityRoutes(app: FastifyInstance, services: Services): void {
       schema: {
         operationId: 'entitiesAction',
         tags: ['Rest.li'],
-        summary: 'DataHub\'s entity actions: action=delete (hard delete, `{"urn"}`) | ingest (a legacy MetadataChangeEvent snapshot)',
+        summary: 'DataHub\'s entity actions: action=delete (hard delete, `{"urn"}`) | ingest | batchIngest (legacy MetadataChangeEvent snapshots)',
         description:
           'delete: `{"urn": u}` removes the entity with all its aspects, their history and its timeseries points; `{"urn": u, "aspectName": a, ' +
           '"startTimeMillis"?: t0, "endTimeMillis"?: t1}` removes the points of timeseries aspect a in [t0, t1] (counted in timeseriesRows). ingest: `{"entity": {"value": ' +
           '{"com.linkedin.metadata.snapshot.<Type>Snapshot": {"urn": u, "aspects": [{"<aspect record name>": value}]}}}, ' +
-          '"systemMetadata": {…}}` upserts every aspect in ONE transaction. DataHub\'s other entity actions are not served (400).',
+          '"systemMetadata": {…}}` upserts every aspect in ONE transaction; batchIngest: `{"entities": [Entity…], "systemMetadata": ' +
+          '[{…}…]}` (system metadata by position, optional) writes every entity of the list in ONE transaction, all or nothing. ' +
+          'The snapshot types are DataHub\'s 21 (DatasetSnapshot, DataPlatformSnapshot, MLPrimaryKeySnapshot, DataHubPolicySnapshot…). ' +
+          'DataHub\'s other entity actions are not served (400).',
         querystring: { type: 'object', properties: { action: { type: 'string', description: ACTIONS.join(' | ') } } },
         body: { type: 'object' },
         answers: {
@@ -101,13 +137,33 @@ export function entityRoutes(app: FastifyInstance, services: Services): void {
       const body = isRecord(req.body) ? req.body : {};
       if (req.query.action === 'delete') return { value: await hardDelete(body, services, restliWriteContext(req)) };
       if (req.query.action === 'ingest') {
-        const proposals = snapshotProposals(body, registry, clientSystemMetadata(body.systemMetadata, 'systemMetadata'));
+        const proposals = snapshotProposals(body.entity, 'entity', registry, clientSystemMetadata(body.systemMetadata, 'systemMetadata'));
         await ingest.ingest(proposals, restliWriteContext(req));
+        return { value: 'success' };
+      }
+      if (req.query.action === 'batchIngest') {
+        await ingest.ingest(await batchProposals(body, registry), restliWriteContext(req));
         return { value: 'success' };
       }
       throw new ValidationError(unservedAction('entities', req.query.action, ACTIONS));
     },
   );
+}
+
+/** batchIngest's entities, each with the system metadata at its position; one bad entity refuses them all. */
+async function batchProposals(body: Record<string, unknown>, registry: Registry): Promise<Proposal[]> {
+  if (!Array.isArray(body.entities)) throw new ValidationError('entities must be a list of Entity ({"value": {"com.linkedin.metadata.snapshot.<Type>Snapshot": …}})');
+  const metadata = body.systemMetadata;
+  if (metadata !== undefined && metadata !== null && !Array.isArray(metadata)) throw new ValidationError('systemMetadata must be a list, one SystemMetadata per entity');
+  const proposals: Proposal[] = [];
+  const pacer = new Pacer();
+  for (const [i, entity] of (body.entities as unknown[]).entries()) {
+    const systemMetadata = Array.isArray(metadata) ? clientSystemMetadata(metadata[i], `systemMetadata[${i}]`) : undefined;
+    proposals.push(...snapshotProposals(entity, `entities[${i}]`, registry, systemMetadata));
+    checkProposalCount(proposals.length, true);
+    await pacer.pace();
+  }
+  return proposals;
 }
 
 /** `aspects=List(a,b)` (Rest.li 2.0) or repeated (1.0) as canonical names; undefined: all of them. */

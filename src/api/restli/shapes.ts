@@ -81,6 +81,21 @@ export const restliShapes = {
       systemMetadata: ref('SystemMetadata'),
     },
   },
+  EntitySnapshot: {
+    type: 'object',
+    required: ['value'],
+    properties: {
+      value: {
+        type: 'object',
+        description: 'One member: the snapshot record name (e.g. com.linkedin.metadata.snapshot.DatasetSnapshot) → {urn, aspects: [{<aspect record name>: value}…]}',
+        additionalProperties: {
+          type: 'object',
+          required: ['urn', 'aspects'],
+          properties: { urn: { type: 'string' }, aspects: { type: 'array', items: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } } } },
+        },
+      },
+    },
+  },
   EntityResponse: {
     type: 'object',
     required: ['entityName', 'urn', 'aspects'],
