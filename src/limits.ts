@@ -30,6 +30,12 @@ export const LIMITS = {
    * first): each is parsed and compared with the one before. A narrower window reads fewer.
    */
   timelineVersions: 5_000,
+  /**
+   * JSON characters of the points one timeseries read answers with (getTimeseriesAspectValues
+   * takes up to 10,000 points, and a profile with field statistics can weigh 100 KB): the points
+   * are read a page at a time and the read stops past this, before the answer is built.
+   */
+  timeseriesAnswerChars: 64 * 2 ** 20,
   /** Conditions (query clauses, filter criteria) of one search. */
   searchConditions: 100,
   /** Values named by the conditions of one search, all together. */

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.js';
 import { isRecord } from '../json.js';
-import type { EntityView, Reader } from '../read/read.js';
+import type { EntityView, PointOptions, Reader } from '../read/read.js';
 import type { EntitySpec } from '../registry/registry.js';
 import type { SearchRequest } from '../search/service.js';
 import type { SortOrder } from '../store/search-types.js';
@@ -118,9 +118,9 @@ export function scrollBody(raw: unknown): ScrollBody {
 
 /**
  * The found entities with the asked aspects (all when absent or empty), in the order found; ones
- * deleted meanwhile are left out. Aspect names resolve per entity type (canonical or lower-case).
+ * deleted meanwhile are left out. `points`: timeseries aspects as their latest points (v3). Aspect names resolve per entity type (canonical or lower-case).
  */
-export async function foundEntities(reader: Reader, urns: readonly string[], aspects: readonly string[] | undefined): Promise<EntityView[]> {
+export async function foundEntities(reader: Reader, urns: readonly string[], aspects: readonly string[] | undefined, options: PointOptions = {}): Promise<EntityView[]> {
   const byType = new Map<EntitySpec, string[]>();
   for (const urn of urns) {
     const { entity } = reader.entityOf(urn);
@@ -132,7 +132,7 @@ export async function foundEntities(reader: Reader, urns: readonly string[], asp
   for (const [entity, list] of byType) {
     const asked = aspects && aspects.length > 0 ? aspects : undefined;
     const shown = asked && new Set(reader.aspectNames(entity, asked) ?? []);
-    for (const [urn, view] of await reader.getEntities(list, shown)) {
+    for (const [urn, view] of await reader.getEntities(list, shown, options)) {
       // Keys are always read (so that every entity is found); they are shown only when asked for.
       found.set(urn, shown ? { ...view, aspects: new Map([...view.aspects].filter(([name]) => shown.has(name))) } : view);
     }

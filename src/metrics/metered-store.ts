@@ -14,6 +14,12 @@ const TIMED = [
   'search',
   'readEvents',
   'pruneEvents',
+  // Timeseries points: an entity's, the latest ones, a scroll, deletes and retention.
+  'readPoints',
+  'latestPoints',
+  'scrollPoints',
+  'deletePoints',
+  'prunePoints',
   // Every request with a secret not known here looks it up: the figure shows an attack of made-up tokens.
   'tokenByHash',
 ] as const;

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
 import type { AspectVersion, PointCursor, PointMetadata, Store, StoredAspect, StoredPoint, SystemMetadata } from '../store/store.js';
-import { readPoints, type PointRead } from './points.js';
+import { checkAnswerSize, readPoints, type PointRead } from './points.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
 
 export interface AspectView {
@@ -114,8 +114,10 @@ export class Reader {
   }
 
   /** Points of an aspect across the entities of a type, newest first, after a scroll's cursor. */
-  scrollPoints(entityType: string, aspect: string, query: { start?: number; end?: number; after?: PointCursor; limit: number }): Promise<StoredPoint[]> {
-    return this.store.scrollPoints(entityType, aspect, query);
+  async scrollPoints(entityType: string, aspect: string, query: { start?: number; end?: number; after?: PointCursor; limit: number }): Promise<StoredPoint[]> {
+    const points = await this.store.scrollPoints(entityType, aspect, query);
+    checkAnswerSize(points);
+    return points;
   }
 
   /**

@@ -98,5 +98,6 @@ export function toPoint(row: PointRow): StoredPoint {
     value: JSON.parse(row.value),
     systemMetadata: JSON.parse(row.system_metadata) as PointMetadata,
     written: { time: Number(row.created_on), actor: row.created_by },
+    size: row.value.length,
   };
 }

@@ -135,6 +135,8 @@ export interface StoredPoint {
   systemMetadata: PointMetadata;
   /** When and by whom the point was (last) written. */
   written: AuditStamp;
+  /** Characters of its value's JSON, as stored. */
+  size: number;
 }
 
 export type ChangeType = 'UPSERT' | 'CREATE' | 'CREATE_ENTITY' | 'PATCH' | 'DELETE';

@@ -10,6 +10,7 @@ function fakeStore(): Store {
   return {
     getVersion: async () => ({ urn: 'urn:li:corpuser:a', aspect: 'status', version: 1, value: { removed: false } }),
     getHistory: async () => [],
+    latestPoints: async () => [],
     getLatest: async () => {
       throw new Error('rejected');
     },
@@ -30,9 +31,11 @@ describe('store-call metering', () => {
     assert.ok(thrown instanceof Promise, 'a synchronous throw comes back as a rejected promise');
     await assert.rejects(thrown, /^Error: thrown$/);
     assert.deepEqual(await store.getHistory('urn:li:corpuser:a', 0, 10), []);
+    assert.deepEqual(await store.latestPoints([{ urn: 'urn:li:corpuser:a', aspect: 'datasetProfile' }]), []);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(seconds.series('getVersion', 'ok').count, 1);
     assert.equal(seconds.series('getHistory', 'ok').count, 1, "a timeline's history read is timed");
+    assert.equal(seconds.series('latestPoints', 'ok').count, 1, 'a read of timeseries points is timed');
     assert.equal(seconds.series('getVersion', 'error').count, 0);
     assert.equal(seconds.series('getLatest', 'ok').count, 0);
     assert.equal(seconds.series('getLatest', 'error').count, 1);

@@ -233,6 +233,42 @@ for (const factory of STORE_FACTORIES) {
       assert.deepEqual(await store.readEvents(0, 10), []);
     });
 
+    it('keeps timeseries points: a key replaces, reads go newest first by key, page by keyset, scroll, delete and prune', async () => {
+      const urn = dataset('points.t');
+      const point = (time: number, key: string, rows: number, aspect = 'datasetProfile') => ({
+        urn, entityType: 'dataset', aspect, timestampMillis: time, key, value: { timestampMillis: time, rowCount: rows }, systemMetadata: { lastObserved: rows }, written: { time: rows, actor: 'a' },
+      });
+      await store.commit({ writes: [], events: [], points: [point(10, '', 1), point(20, '', 2), point(20, '["m"]', 3), point(30, '', 4), point(5, '', 9, 'operation')] });
+      // The same key again, in one batch twice: the last point wins.
+      await store.commit({ writes: [], events: [], points: [point(20, '', 5), point(20, '', 6)] });
+      const rows = (list: Array<{ value: unknown }>) => list.map((p) => (p.value as { rowCount: number }).rowCount);
+      assert.deepEqual(rows(await store.readPoints(urn, 'datasetProfile', { limit: 10 })), [4, 3, 6, 1]);
+      assert.deepEqual(rows(await store.readPoints(urn, 'datasetProfile', { start: 15, end: 25, limit: 10 })), [3, 6]);
+      assert.deepEqual(rows(await store.readPoints(urn, 'datasetProfile', { before: { timestampMillis: 20, key: '["m"]' }, limit: 10 })), [6, 1]);
+      const [latest] = await store.latestPoints([{ urn, aspect: 'datasetProfile' }, { urn, aspect: 'assertionRunEvent' }]);
+      assert.deepEqual({ ...latest, id: 0 }, { id: 0, urn, aspect: 'datasetProfile', timestampMillis: 30, key: '', value: { timestampMillis: 30, rowCount: 4 }, systemMetadata: { lastObserved: 4 }, written: { time: 4, actor: 'a' }, size: JSON.stringify({ timestampMillis: 30, rowCount: 4 }).length });
+      const first = await store.scrollPoints('dataset', 'datasetProfile', { limit: 2 });
+      assert.deepEqual(rows(first), [4, 3]);
+      const last = first[1];
+      assert.deepEqual(rows(await store.scrollPoints('dataset', 'datasetProfile', { after: { timestampMillis: last.timestampMillis, id: last.id }, limit: 10 })), [6, 1]);
+      assert.equal(await store.deletePoints({ urn, aspects: ['datasetProfile'], start: 20, end: 20 }), 2);
+      assert.equal(await store.prunePoints('datasetProfile', 30, 10), 1);
+      assert.deepEqual(rows(await store.readPoints(urn, 'datasetProfile', { limit: 10 })), [4]);
+      assert.equal(await store.deletePoints({ urn }), 2, 'every aspect of the entity');
+    });
+
+    it('commits points with the rest of a batch, or not at all', async () => {
+      const urn = dataset('points.atomic');
+      const profile = { urn, entityType: 'dataset', aspect: 'datasetProfile', timestampMillis: 1, key: '', value: { timestampMillis: 1 }, systemMetadata: { lastObserved: 1 }, written: { time: 1, actor: 'a' } };
+      await assert.rejects(store.commit({ writes: [put(urn, { removed: false }, 2, 1)], events: [], points: [profile] }), StaleWriteError);
+      assert.deepEqual(await store.readPoints(urn, 'datasetProfile', { limit: 10 }), []);
+      await store.commit({ writes: [put(urn, { removed: false }, 1, 0)], events: [], points: [profile] });
+      assert.equal((await store.readPoints(urn, 'datasetProfile', { limit: 10 })).length, 1);
+      // An entity's removal in the batch goes before its new points.
+      await store.commit({ writes: [], events: [], pointRemovals: [{ urn }], points: [{ ...profile, timestampMillis: 2, value: { timestampMillis: 2 } }] });
+      assert.deepEqual((await store.readPoints(urn, 'datasetProfile', { limit: 10 })).map((p) => p.timestampMillis), [2]);
+    });
+
     it('remembers the search index version until the index is cleared', async () => {
       assert.equal(await store.searchIndexVersion(), '', 'never built');
       await store.setSearchIndexVersion('7.0a1b2c3d4e5f');

@@ -62,7 +62,10 @@ describe('timeseries reads', () => {
     assert.deepEqual(rows((await read({ filter: filter([{ field: 'rowCount', value: '99' }]) })).body), []);
   });
 
-  it('finds filtered points page after page, deep in a long series', async () => {
+  it('finds filtered points page after page, deep in a long series', async (ctx) => {
+    // A catalog of its own, so that the scroll below sees only the points above.
+    const own = await testApp();
+    ctx.after(() => own.app.close());
     const long = datasetUrn('ts.reads.long');
     const points = Array.from({ length: 1_200 }, (_, i) => ({
       urn: long,
@@ -74,11 +77,11 @@ describe('timeseries reads', () => {
       systemMetadata: { lastObserved: 1 },
       written: { time: 1, actor: 'urn:li:corpuser:test' },
     }));
-    await t.services.store.commit({ writes: [], events: [], points });
+    await own.services.store.commit({ writes: [], events: [], points });
     const body = { urn: long, entity: 'dataset', aspect: 'datasetProfile', filter: { or: [{ and: [{ field: 'rowCount', condition: 'IN', values: ['3', '700', '1150'] }] }] } };
-    assert.deepEqual(rows((await t.call(timeseriesValues(body))).body), [1150, 700, 3]);
-    assert.deepEqual(rows((await t.call(timeseriesValues({ ...body, limit: 2 }))).body), [1150, 700]);
-    assert.deepEqual(rows((await t.call(timeseriesValues({ ...body, endTimeMillis: 10_699 }))).body), [3]);
+    assert.deepEqual(rows((await own.call(timeseriesValues(body))).body), [1150, 700, 3]);
+    assert.deepEqual(rows((await own.call(timeseriesValues({ ...body, limit: 2 }))).body), [1150, 700]);
+    assert.deepEqual(rows((await own.call(timeseriesValues({ ...body, endTimeMillis: 10_699 }))).body), [3]);
   });
 
   it('refuses with 400 an unknown or versioned aspect, a mismatched entity, a bad filter, limit or time', async () => {
@@ -146,6 +149,9 @@ describe('timeseries reads', () => {
     const batchGet = await t.call({ method: 'POST', url: '/openapi/v3/entity/dataset/batchGet', payload: [{ urn, datasetProfile: {} }] });
     assert.equal(batchGet.status, 200, batchGet.raw);
     assert.deepEqual(batchGet.body, [{ urn, datasetProfile: { value: latest } }]);
+    const scroll = await t.call({ method: 'GET', url: '/openapi/v3/entity/dataset?count=10&aspects=datasetProfile' });
+    assert.equal(scroll.status, 200, scroll.raw);
+    assert.deepEqual(scroll.body.entities.find((e: { urn: string }) => e.urn === urn)?.datasetProfile, { value: latest });
     const none = await t.call({ method: 'GET', url: `/openapi/v3/entity/dataset/${enc(urn)}/operation` });
     assert.equal(none.status, 404);
     const v2 = await t.call({ method: 'GET', url: `/openapi/v2/entity/dataset/${enc(urn)}/datasetProfile` });

@@ -96,7 +96,8 @@ export function scrollRoutesV3(app: FastifyInstance, { search, reader }: Service
 }
 
 async function entitiesOf(reader: Reader, page: SearchPage, aspects: readonly string[], withMetadata: boolean): Promise<EntityJsonV3[]> {
-  return (await foundEntities(reader, page.urns, aspects)).map((e) => entityJsonV3(e, withMetadata));
+  // DataHub's v3 answers a timeseries aspect with its latest point, in scrolls too.
+  return (await foundEntities(reader, page.urns, aspects, { points: true })).map((e) => entityJsonV3(e, withMetadata));
 }
 
 /** The shape of these answers, as a named schema of the API document. */

@@ -1,7 +1,7 @@
 import type { StorePool } from './pool.js';
 
 /** The tables whose plans depend on their statistics, search's first: the others' plans are single-row reads. */
-const TABLES = ['search_entities', 'search_terms', 'search_numbers', 'search_docs', 'search_term_counts', 'search_number_counts', 'search_type_counts', 'aspects', 'aspect_history', 'change_log', 'tokens'];
+const TABLES = ['search_entities', 'search_terms', 'search_numbers', 'search_docs', 'search_term_counts', 'search_number_counts', 'search_type_counts', 'aspects', 'aspect_history', 'change_log', 'tokens', 'timeseries_points'];
 /**
  * The tables read by index-only scans, vacuumed as they grow (the visibility map says which pages
  * need no visit); the others are read row by row through their keys. In the one 1M load that
