@@ -9,17 +9,13 @@ export interface RetentionLog {
 const HOUR = 3_600_000;
 
 /**
- * Drops change-log events older than the retention: at start, then hourly. 0 keeps everything.
+ * A retention: prunes what is older than `retentionMs` at start, then hourly; 0 keeps everything.
  * The timer does not keep the process alive.
  */
-export class ChangeLogRetention {
+export abstract class HourlyRetention {
   private timer?: NodeJS.Timeout;
 
-  constructor(
-    private readonly store: Store,
-    private readonly retentionMs: number,
-    private readonly log?: RetentionLog,
-  ) {}
+  constructor(protected readonly retentionMs: number) {}
 
   async start(): Promise<void> {
     if (this.retentionMs <= 0) return;
@@ -32,7 +28,20 @@ export class ChangeLogRetention {
     clearInterval(this.timer);
   }
 
-  /** Prunes once; returns how many events went. */
+  /** Prunes once; returns how many records went (never throws: a failure is logged). */
+  abstract prune(now?: number): Promise<number>;
+}
+
+/** Drops change-log events older than the retention (`--events-retention`). */
+export class ChangeLogRetention extends HourlyRetention {
+  constructor(
+    private readonly store: Store,
+    retentionMs: number,
+    private readonly log?: RetentionLog,
+  ) {
+    super(retentionMs);
+  }
+
   async prune(now = Date.now()): Promise<number> {
     try {
       const pruned = await this.store.pruneEvents(now - this.retentionMs);

@@ -1,8 +1,7 @@
 import type { Registry } from '../registry/registry.js';
 import type { Store } from '../store/store.js';
-import type { RetentionLog } from './retention.js';
+import { HourlyRetention, type RetentionLog } from './retention.js';
 
-const HOUR = 3_600_000;
 /** Points deleted per statement: each chunk holds the write lock briefly, and the event loop runs between chunks. */
 export const PRUNE_CHUNK = 5_000;
 
@@ -12,30 +11,19 @@ export const PRUNE_CHUNK = 5_000;
  * loop between them, so a large prune never stalls requests. Points are not versions and their
  * pruning logs no change-log event (DataHub's retention of timeseries indexes logs none either).
  */
-export class TimeseriesRetention {
-  private timer?: NodeJS.Timeout;
+export class TimeseriesRetention extends HourlyRetention {
   private readonly aspects: string[];
 
   constructor(
     private readonly store: Store,
     registry: Registry,
-    private readonly retentionMs: number,
+    retentionMs: number,
     private readonly log?: RetentionLog,
   ) {
+    super(retentionMs);
     const names = new Set<string>();
     for (const entity of registry.entityTypes()) for (const aspect of entity.aspects.values()) if (aspect.kind === 'timeseries') names.add(aspect.name);
     this.aspects = [...names].sort();
-  }
-
-  async start(): Promise<void> {
-    if (this.retentionMs <= 0) return;
-    await this.prune();
-    this.timer = setInterval(() => void this.prune(), HOUR);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
   }
 
   /** Prunes once; returns how many points went. */
