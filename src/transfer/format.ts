@@ -1,5 +1,5 @@
 import { isRecord } from '../json.js';
-import type { Registry } from '../registry/registry.js';
+import type { EntitySpec, Registry } from '../registry/registry.js';
 import { pointPlace } from '../ingest/point-key.js';
 import type { AuditStamp, PointMetadata, SystemMetadata, TokenRecord } from '../store/store.js';
 import { parseUrn } from '../urn/urn.js';
@@ -105,14 +105,7 @@ export function parseRecord(text: string, line: number, registry: Registry): Bod
   };
   switch (record.kind) {
     case 'aspect': {
-      if (typeof record.urn !== 'string') fail('urn must be a string');
-      let entityType: string;
-      try {
-        entityType = parseUrn(record.urn as string).entityType;
-      } catch {
-        return fail(`invalid urn ${JSON.stringify(record.urn)}`);
-      }
-      const entity = registry.entityType(entityType) ?? fail(`unknown entity type ${entityType}`);
+      const entity = entityOfRecord(record, registry, fail);
       if (typeof record.aspect !== 'string' || !entity.aspects.has(record.aspect)) {
         fail(`unknown aspect ${JSON.stringify(record.aspect)} for entity type ${entity.name}`);
       }
@@ -121,14 +114,7 @@ export function parseRecord(text: string, line: number, registry: Registry): Bod
       return record as unknown as AspectRecord;
     }
     case 'point': {
-      if (typeof record.urn !== 'string') fail('urn must be a string');
-      let entityType: string;
-      try {
-        entityType = parseUrn(record.urn as string).entityType;
-      } catch {
-        return fail(`invalid urn ${JSON.stringify(record.urn)}`);
-      }
-      const entity = registry.entityType(entityType) ?? fail(`unknown entity type ${entityType}`);
+      const entity = entityOfRecord(record, registry, fail);
       const aspect = typeof record.aspect === 'string' ? entity.aspects.get(record.aspect) : undefined;
       if (aspect?.kind !== 'timeseries') fail(`${JSON.stringify(record.aspect)} is not a timeseries aspect of entity type ${entity.name}`);
       try {
@@ -190,4 +176,16 @@ function checkToken(token: Record<string, unknown>, fail: (reason: string) => ne
 export function tokenOf(line: TokenLine): TokenRecord {
   const { kind: _kind, ...token } = line;
   return token;
+}
+
+/** The entity type of an aspect's or a point's `urn`, or the line's refusal. */
+function entityOfRecord(record: Record<string, unknown>, registry: Registry, fail: (reason: string) => never): EntitySpec {
+  if (typeof record.urn !== 'string') fail('urn must be a string');
+  let entityType: string;
+  try {
+    entityType = parseUrn(record.urn as string).entityType;
+  } catch {
+    return fail(`invalid urn ${JSON.stringify(record.urn)}`);
+  }
+  return registry.entityType(entityType) ?? fail(`unknown entity type ${entityType}`);
 }
