@@ -9,15 +9,14 @@ import Database from 'better-sqlite3';
  * of its commits (a RESTART from here would have to wait for the writer, holding back its next
  * commit meanwhile: a commit once failed with "database is locked" behind one).
  */
-const { file, intervalMs } = workerData as { file: string; intervalMs: number };
-const RESTART_FRAMES = 16384; // ~64 MiB of 4 KiB pages
+const { file, intervalMs, restartFrames } = workerData as { file: string; intervalMs: number; restartFrames: number };
 
 const db = new Database(file);
 let asked = 0;
 const timer = setInterval(() => {
   try {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
-    if (result.log > RESTART_FRAMES && result.checkpointed === result.log && Date.now() - asked > 1000) {
+    if (result.log > restartFrames && result.checkpointed === result.log && Date.now() - asked > 1000) {
       asked = Date.now();
       parentPort?.postMessage('restart');
     }

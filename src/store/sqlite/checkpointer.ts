@@ -9,9 +9,13 @@ export class Checkpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
 
-  /** `restart` runs on the writing connection when the worker finds the log large and all copied back. */
-  constructor(file: string, restart: () => void, intervalMs = 100) {
-    this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { file, intervalMs } });
+  /**
+   * `restart` runs on the writing connection when the worker finds the log past `restartBytes`
+   * and all copied back.
+   */
+  constructor(file: string, restart: () => void, restartBytes: number, intervalMs = 100) {
+    const restartFrames = Math.ceil(restartBytes / 4096); // frames of SQLite's default 4 KiB pages
+    this.worker = new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData: { file, intervalMs, restartFrames } });
     this.worker.on('message', restart);
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.unref();

@@ -35,6 +35,7 @@ export class SqliteStore implements Store {
   private readonly points: SqlitePoints;
   private readonly searchMeta;
   private readonly checkpointer?: Checkpointer;
+  private restartAfterCommit = false;
 
   readonly location?: StoreLocation;
   /** How many schema migrations opening the store ran. */
@@ -45,7 +46,7 @@ export class SqliteStore implements Store {
    * A second connection of the same process (a worker thread's) passes `checkpoints: false`: the
    * first one's checkpointer keeps the log short for all.
    */
-  constructor(dataDir: string, options: { checkpoints?: boolean; sync?: 'normal' | 'full' } = {}) {
+  constructor(dataDir: string, options: { checkpoints?: boolean; sync?: 'normal' | 'full'; logLimitBytes?: number } = {}) {
     const file = dataDir === ':memory:' ? undefined : join(dataDir, 'urnbase.db');
     if (file) this.location = { kind: 'sqlite', dataDir, sync: options.sync ?? 'normal' };
     if (file) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -63,8 +64,9 @@ export class SqliteStore implements Store {
       this.db.pragma('wal_autocheckpoint = 0');
       // A log that grew under a burst of writes shrinks back when it starts over (SQLite otherwise
       // keeps the file at its largest, and the data dir with it): to the size at which it restarts.
-      this.db.pragma(`journal_size_limit = ${64 * 2 ** 20}`);
-      if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file, () => this.restartLog());
+      const logLimit = options.logLimitBytes ?? 64 * 2 ** 20;
+      this.db.pragma(`journal_size_limit = ${logLimit}`);
+      if (options.checkpoints ?? true) this.checkpointer = new Checkpointer(file, () => this.restartLog(), logLimit);
     }
     this.reads = new AspectReads(this.db);
     this.latest = new CachedReads(this.db, this.reads);
@@ -225,7 +227,20 @@ export class SqliteStore implements Store {
    * worker thread's) makes it wait a moment or give up until the next time.
    */
   private restartLog(): void {
-    if (this.commits.busy) return; // inside a sliced commit's transaction: the checkpointer asks again
+    // Inside a sliced commit's transaction: restart right after it, before the next group begins.
+    // (Waiting for a tick between commits never worked under a steady load of large groups: the
+    // log grew by 110 MB/s, 12 GB in two minutes of bulk loading.)
+    const busy = this.commits.busy;
+    if (busy) {
+      if (!this.restartAfterCommit) {
+        this.restartAfterCommit = true;
+        void busy.then(() => {
+          this.restartAfterCommit = false;
+          this.restartLog();
+        });
+      }
+      return;
+    }
     try {
       this.db.pragma('wal_checkpoint(RESTART)');
     } catch {

@@ -31,6 +31,31 @@ describe('SQLite store and the write path', () => {
     await Promise.all([normal.close(), full.close()]);
   });
 
+  it('starts the write-ahead log over right after a sliced commit when the checkpointer asks during one', async () => {
+    // Under a bulk load, large (sliced) commits follow each other with no tick between them: a
+    // restart refused during one and left to the next ask never came, and the log grew by 110 MB/s.
+    const store = new SqliteStore(join(dir, 'log-restart'));
+    const ingest = new Ingest(store, registry);
+    const internals = store as unknown as { db: Database.Database; commits: { busy?: Promise<void> }; restartLog(): void };
+    const asked: string[] = [];
+    const pragma = internals.db.pragma.bind(internals.db);
+    internals.db.pragma = ((source: string, options?: Database.PragmaOptions) => {
+      if (source.startsWith('wal_checkpoint')) asked.push(`${source}${internals.commits.busy ? ' inside a commit' : ''}`);
+      return pragma(source, options);
+    }) as typeof internals.db.pragma;
+    const load = ingest.ingest(
+      Array.from({ length: 3000 }, (_, i) => ({ urn: `urn:li:dataset:(urn:li:dataPlatform:hive,log.t${i},PROD)`, aspect: 'datasetProperties', changeType: 'UPSERT' as const, value: { name: `t${i}` } })),
+      context,
+    );
+    while (!internals.commits.busy) await new Promise((resolve) => setImmediate(resolve));
+    internals.restartLog();
+    internals.restartLog(); // asked twice during the commit: restarted once after it
+    assert.deepEqual(asked, []);
+    await load;
+    assert.deepEqual(asked, ['wal_checkpoint(RESTART)']);
+    await store.close();
+  });
+
   it('holds at most 32 MB of JSON in its latest-value cache, however large the aspects written and read', async () => {
     const store = new SqliteStore(join(dir, 'cache-size'));
     const ingest = new Ingest(store, registry);
