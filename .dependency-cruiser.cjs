@@ -18,6 +18,7 @@ const LAYERS = [
   { name: 'structured', members: ['^src/structured/'] },
   { name: 'ingest', members: ['^src/ingest/'] },
   { name: 'search', members: ['^src/search/'] },
+  { name: 'graph', members: ['^src/graph/'] },
   { name: 'read', members: ['^src/read/'] },
   { name: 'auth', members: ['^src/auth/'] },
   { name: 'store', members: ['^src/store/'] },

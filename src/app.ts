@@ -23,6 +23,7 @@ import { entityShapesV3 } from './api/v3/shapes.js';
 import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
+import { relationshipRoutes, relationshipShapes } from './api/relationships.js';
 import { timelineRoutes, timelineShapes } from './api/timeline.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
@@ -69,8 +70,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool, sqliteSync: options.sqliteSync }));
   const store = meterStore(opened, metrics.storeSeconds);
   metrics.watchChangeLog(store);
-  const { reader, ingest, tests, indexer, search, timeline, forget } = buildCore(store, registry, options);
+  const { reader, ingest, tests, indexer, graph, relationships, search, timeline, forget } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
+  await graph.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
   await bootstrap(registry, reader, ingest);
 
@@ -110,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // Long polls end at shutdown instead of holding it up.
   app.addHook('preClose', async () => changeLog.close());
   tests.onRun((run) => metrics.testRun(run.kind, run.outcome, run.seconds, run.entities));
-  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline };
+  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline, relationships };
   app.addHook('onClose', async () => {
     retention.stop();
     pointRetention.stop();
@@ -148,7 +150,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     authenticate(req, done);
   });
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...relationshipShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -161,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   tokenRoutes(app, tokens);
   eventRoutes(app, changeLog);
   timelineRoutes(app, timeline);
+  relationshipRoutes(app, relationships, registry);
   timeseriesRoutesV2(app, services);
   await consoleRoutes(app);
   await app.ready();

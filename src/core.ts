@@ -1,3 +1,5 @@
+import { GraphEdges } from './graph/edges.js';
+import { Relationships } from './graph/relationships.js';
 import { DEFAULT_MAX_WRITE_CHARS, Ingest } from './ingest/ingest.js';
 import { TestCatalog } from './metatests/catalog.js';
 import { RunPool } from './metatests/run-pool.js';
@@ -17,6 +19,8 @@ export interface Core {
   registry: Registry;
   store: Store;
   indexer: SearchIndexer;
+  graph: GraphEdges;
+  relationships: Relationships;
   search: SearchService;
   reader: Reader;
   ingest: Ingest;
@@ -42,7 +46,8 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   plugins.set('testInfo', [testInfoRules(registry)]);
   const fields = SearchFields.load(registry);
   const indexer = new SearchIndexer(registry, fields);
-  const ingest = new Ingest(store, registry, plugins, indexer, Math.max(DEFAULT_MAX_WRITE_CHARS, 4 * (options.bodyLimit ?? 0)));
+  const graph = new GraphEdges(registry);
+  const ingest = new Ingest(store, registry, plugins, indexer, Math.max(DEFAULT_MAX_WRITE_CHARS, 4 * (options.bodyLimit ?? 0)), graph);
   const catalog = new TestCatalog(registry, reader);
   // Parsed test definitions stay cached until a testInfo changes, here or elsewhere.
   const forget = (events: readonly ChangeEvent[]) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate();
@@ -51,5 +56,5 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
   const search = new SearchService(registry, fields, propertyLookup(reader), store);
-  return { registry, store, indexer, reader, ingest, tests, search, timeline: new Timeline(reader), forget };
+  return { registry, store, indexer, graph, relationships: new Relationships(store), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
 }

@@ -1,4 +1,5 @@
 import type { TokenService } from './auth/tokens.js';
+import type { Relationships } from './graph/relationships.js';
 import type { Ingest } from './ingest/ingest.js';
 import type { TestScheduler } from './metatests/scheduler.js';
 import type { MetadataTests } from './metatests/service.js';
@@ -19,4 +20,5 @@ export interface Services {
   tokens: TokenService;
   search: SearchService;
   timeline: Timeline;
+  relationships: Relationships;
 }

@@ -3,6 +3,7 @@ import { LIMITS, quoted } from '../limits.js';
 import { Pacer } from '../pace.js';
 import { jsonEqual, jsonText } from '../json.js';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
+import type { GraphEdges } from '../graph/edges.js';
 import type { SearchIndexer } from '../search/indexer.js';
 import { StaleWriteError, type ChangeEvent, type Store } from '../store/store.js';
 import { parseUrn, type Urn } from '../urn/urn.js';
@@ -75,6 +76,8 @@ export class Ingest {
     private readonly indexer?: SearchIndexer,
     /** The most JSON characters of new aspect values one request may write (PendingCommit). */
     private readonly maxWriteChars = DEFAULT_MAX_WRITE_CHARS,
+    /** Keeps the graph's edges; without one, writes leave them alone. */
+    private readonly graph?: GraphEdges,
   ) {}
 
   onCommit(listener: CommitListener): void {
@@ -155,7 +158,7 @@ export class Ingest {
     const run: Attempt = {
       state,
       lookups: state.context(context),
-      pending: new PendingCommit(state, context, Date.now(), this.maxWriteChars, this.indexer),
+      pending: new PendingCommit(state, context, Date.now(), this.maxWriteChars, this.indexer, this.graph),
       items,
       context,
       requested: new Set(items.map((i) => aspectKey(i.urn.text, i.aspect.name))),

@@ -1,7 +1,9 @@
 import { ValidationError } from '../errors.js';
 import { jsonEqual, jsonText } from '../json.js';
+import type { GraphEdges } from '../graph/edges.js';
 import type { EntitySpec } from '../registry/registry.js';
 import type { IndexedChange, RequestValues, SearchIndexer } from '../search/indexer.js';
+import type { EdgeWrite } from '../store/graph-types.js';
 import type { AspectWrite, AuditStamp, ChangeEvent, ChangeType, CommitBatch, PointMetadata, PointRemoval, Store, SystemMetadata, TimeseriesPoint } from '../store/store.js';
 import type { PointPlace } from './point-key.js';
 import type { BatchState } from './batch-state.js';
@@ -25,8 +27,8 @@ export class PendingCommit {
   private readonly points: TimeseriesPoint[] = [];
   private readonly pointRemovals: PointRemoval[] = [];
   readonly events: ChangeEvent[] = [];
-  /** Each indexed aspect's value as stored and as this request leaves it. */
-  private readonly indexed = new Map<string, IndexedChange>();
+  /** Each indexed or edge-naming aspect's value as stored and as this request leaves it. */
+  private readonly tracked = new Map<string, IndexedChange>();
   private readonly stamp: AuditStamp;
   /** JSON characters of the new values written so far. */
   private written = 0;
@@ -39,6 +41,8 @@ export class PendingCommit {
     private readonly maxWritten: number,
     /** Without one, writes leave the search index alone. */
     private readonly indexer?: SearchIndexer,
+    /** Without one, writes leave the graph alone. */
+    private readonly graph?: GraphEdges,
   ) {
     this.stamp = { time: now, actor: context.actor };
   }
@@ -126,10 +130,21 @@ export class PendingCommit {
     return actor === undefined || actor === this.stamp.actor ? this.stamp : { time: this.stamp.time, actor };
   }
 
-  /** The whole batch, with the index writes of the changes (typed by the definitions as `lookups` see them). */
+  /**
+   * The whole batch, with the index writes of the changes (typed by the definitions as `lookups`
+   * see them) and the edges they add and remove.
+   */
   async batchFor(lookups: RequestValues, store: Store): Promise<CommitBatch> {
-    const index = this.indexer ? await this.indexer.writes([...this.indexed.values()], lookups, store) : [];
-    return { writes: this.writes, events: this.events, index, points: this.points, pointRemovals: this.pointRemovals };
+    const changes = [...this.tracked.values()];
+    const indexer = this.indexer;
+    const index = indexer ? await indexer.writes(changes.filter((c) => indexer.indexes(c.entity, c.aspect)), lookups, store) : [];
+    const edges: EdgeWrite[] = [];
+    for (const { urn, entity, aspect, before, after } of this.graph ? changes : []) {
+      const spec = entity.aspects.get(aspect);
+      const write = spec && this.graph!.change(urn, spec, before, after);
+      if (write) edges.push(write);
+    }
+    return { writes: this.writes, events: this.events, index, points: this.points, pointRemovals: this.pointRemovals, edges };
   }
 
   /**
@@ -148,10 +163,10 @@ export class PendingCommit {
   }
 
   private track({ urn, entity }: ChangedEntity, aspect: string, before: unknown, after: unknown): void {
-    if (!this.indexer?.indexes(entity, aspect)) return;
+    if (!this.indexer?.indexes(entity, aspect) && !this.graph?.drawsFrom(entity, aspect)) return;
     const key = `${urn}\u0000${aspect}`;
-    const known = this.indexed.get(key);
+    const known = this.tracked.get(key);
     if (known) known.after = after;
-    else this.indexed.set(key, { urn, entity, aspect, before, after });
+    else this.tracked.set(key, { urn, entity, aspect, before, after });
   }
 }

@@ -12,6 +12,9 @@ const TIMED = [
   'listUrns',
   'getLatestRange',
   'search',
+  // The graph: an entity's relationships, and their counts.
+  'readEdges',
+  'countEdges',
   'readEvents',
   'pruneEvents',
   // Timeseries points: an entity's, the latest ones, a scroll, deletes and retention.

@@ -1,3 +1,4 @@
+import type { EdgeQuery, EdgeWrite, StoredEdge } from './graph-types.js';
 import type { IndexWrite, SearchQuery, SearchResult } from './search-types.js';
 
 /**
@@ -168,6 +169,8 @@ export interface CommitBatch {
   pointRemovals?: PointRemoval[];
   /** Timeseries points written (a point with a stored point's key replaces it). */
   points?: TimeseriesPoint[];
+  /** The graph edges the writes add and remove (GraphEdges). */
+  edges?: EdgeWrite[];
 }
 
 /**
@@ -241,6 +244,15 @@ export interface Store extends TokenStore {
   /** Empties the search index, to rebuild it (then setSearchIndexVersion). */
   clearSearchIndex(): Promise<void>;
   setSearchIndexVersion(version: string): Promise<void>;
+  /** Edges of one entity or one relationship type, each once (EdgeQuery). */
+  readEdges(query: EdgeQuery): Promise<StoredEdge[]>;
+  /** How many edges readEdges would give without a limit, offset or cursor. */
+  countEdges(query: EdgeQuery): Promise<number>;
+  /** The version of how edges are drawn (GraphEdges.version) the graph was built with ('': never built). */
+  graphVersion(): Promise<string>;
+  /** Removes every edge, to draw the graph again (then setGraphVersion). */
+  clearGraph(): Promise<void>;
+  setGraphVersion(version: string): Promise<void>;
   /** Change-log events with a sequence above `after`, oldest first, at most `limit`. */
   readEvents(after: number, limit: number): Promise<LoggedEvent[]>;
   /** Deletes the change-log events created before `time` (epoch millis); returns how many. */

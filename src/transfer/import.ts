@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Registry } from '../registry/registry.js';
 import { SearchFields } from '../search/fields.js';
+import { GraphEdges } from '../graph/edges.js';
 import { SearchIndexer } from '../search/indexer.js';
 import { pointPlace } from '../ingest/point-key.js';
 import type { AspectPut, Store, TimeseriesPoint } from '../store/store.js';
@@ -244,8 +245,10 @@ async function refuseRepeatedAspects(store: Store, firsts: Array<{ write: Aspect
   }
 }
 
-/** Forgets the index's version so ensureBuilt empties it and indexes every aspect again. */
+/** Forgets the index's and the graph's versions so that both are built again from every aspect. */
 async function rebuildSearchIndex(store: Store, registry: Registry): Promise<void> {
   await store.setSearchIndexVersion('');
   await new SearchIndexer(registry, SearchFields.load(registry)).ensureBuilt(store);
+  await store.setGraphVersion('');
+  await new GraphEdges(registry).ensureBuilt(store);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { aspectRoutes } from './aspects.js';
 import { entityRoutes } from './entities.js';
+import { relationshipRoutes } from './relationships.js';
 
 export { restliShapes } from './shapes.js';
 
@@ -12,4 +13,5 @@ export { restliShapes } from './shapes.js';
 export function restliRoutes(app: FastifyInstance, services: Services): void {
   aspectRoutes(app, services);
   entityRoutes(app, services);
+  relationshipRoutes(app, services);
 }

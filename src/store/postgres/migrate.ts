@@ -207,6 +207,21 @@ export const PG_MIGRATIONS: readonly string[] = [
      UNIQUE (urn, aspect, timestamp_millis, point_key)
    );
    CREATE INDEX timeseries_points_by_time ON timeseries_points (aspect, timestamp_millis, id);`,
+  // The graph (graph.ts), as on SQLite: an edge per (source, relationship, destination) and
+  // aspect naming it; out of an entity by the key, into it by edges_in, by type by edges_by_type.
+  `CREATE TABLE edges (
+     source           text COLLATE "C" NOT NULL,
+     relationship     text COLLATE "C" NOT NULL,
+     destination      text COLLATE "C" NOT NULL,
+     owner            text COLLATE "C" NOT NULL,
+     aspect           text COLLATE "C" NOT NULL,
+     source_type      text COLLATE "C" NOT NULL,
+     destination_type text COLLATE "C" NOT NULL,
+     properties       text,
+     PRIMARY KEY (source, relationship, destination, owner, aspect)
+   );
+   CREATE INDEX edges_in ON edges (destination, relationship, source);
+   CREATE INDEX edges_by_type ON edges (relationship, source, destination);`,
 ];
 
 /** Any fixed number: the lock replicas starting together queue on. */

@@ -1,3 +1,4 @@
+import type { EdgeQuery, StoredEdge } from '../graph-types.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
 import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, Store, StoredAspect, StoredPoint, StoreLocation, TokenRecord } from '../store.js';
 import { PostgresChangeLog } from './change-log.js';
@@ -5,6 +6,7 @@ import { storeError } from './errors.js';
 import { migratePostgresAt } from './migrate.js';
 import { StorePool, type PoolOptions } from './pool.js';
 import { AspectReads } from './aspect-reads.js';
+import { edgesSql } from './graph.js';
 import { PostgresGroupCommit } from './group-commit.js';
 import { clearIndex } from './search-index.js';
 import { PostgresSearch } from './search.js';
@@ -102,6 +104,34 @@ export class PostgresStore implements Store {
 
   async setSearchIndexVersion(version: string): Promise<void> {
     await this.db.rows(`INSERT INTO search_meta (key, value) VALUES ('version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [version]);
+  }
+
+  readEdges(query: EdgeQuery): Promise<StoredEdge[]> {
+    const params: unknown[] = [];
+    const sql = `${edgesSql(query, params, true)} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    return this.db.rows<StoredEdge & Record<string, unknown>>(sql, [...params, query.limit, query.offset ?? 0]);
+  }
+
+  async countEdges(query: EdgeQuery): Promise<number> {
+    const params: unknown[] = [];
+    const rows = await this.db.rows<{ n: string }>(`SELECT count(*) AS n FROM (${edgesSql({ ...query, after: undefined }, params, false)}) edges`, params);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async graphVersion(): Promise<string> {
+    const rows = await this.db.rows<{ value: string }>(`SELECT value FROM search_meta WHERE key = 'graph'`);
+    return rows[0]?.value ?? '';
+  }
+
+  async clearGraph(): Promise<void> {
+    await this.db.transaction(async (client) => {
+      await client.query('DELETE FROM edges');
+      await client.query(`DELETE FROM search_meta WHERE key = 'graph'`);
+    });
+  }
+
+  async setGraphVersion(version: string): Promise<void> {
+    await this.db.rows(`INSERT INTO search_meta (key, value) VALUES ('graph', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [version]);
   }
 
   readEvents(after: number, limit: number): Promise<LoggedEvent[]> {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { jsonText } from '../../json.js';
 import { StaleWriteError, type AspectPut, type AspectWrite, type ChangeEvent, type CommitBatch } from '../store.js';
+import { addEdgeWrites } from './graph.js';
 import { addIndexWrites, planIndex } from './search-index.js';
 import { prepared } from './prepared.js';
 import { addPointWrites, removePoints } from './timeseries.js';
@@ -48,6 +49,7 @@ export async function writeGroup(client: pg.ClientBase, batches: readonly Commit
   await addIndexWrites(client, statement, planIndex(kept.flatMap((b) => b.index ?? [])));
   addEvents(statement, kept.flatMap((b) => b.events));
   addPointWrites(statement, kept.flatMap((b) => b.points ?? []));
+  addEdgeWrites(statement, kept.flatMap((b) => b.edges ?? []));
   checkInserted(last, await statement.run(client));
   return outcomes;
 }

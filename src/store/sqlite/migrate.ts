@@ -272,6 +272,22 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    );
    CREATE UNIQUE INDEX timeseries_points_key ON timeseries_points (urn, aspect, timestamp_millis, point_key);
    CREATE INDEX timeseries_points_by_time ON timeseries_points (aspect, timestamp_millis);`,
+  // The graph (graph.ts): an edge per (source, relationship, destination) and aspect naming it,
+  // read out of an entity by the key, into it by edges_in, and by relationship type by edges_by_type.
+  // Built from the stored aspects at the next start (GraphEdges.ensureBuilt: no version yet).
+  `CREATE TABLE edges (
+     source           TEXT NOT NULL,
+     relationship     TEXT NOT NULL,
+     destination      TEXT NOT NULL,
+     owner            TEXT NOT NULL,  -- the entity whose aspect names the edge
+     aspect           TEXT NOT NULL,
+     source_type      TEXT NOT NULL,
+     destination_type TEXT NOT NULL,
+     properties       TEXT,           -- JSON
+     PRIMARY KEY (source, relationship, destination, owner, aspect)
+   ) WITHOUT ROWID;
+   CREATE INDEX edges_in ON edges (destination, relationship, source);
+   CREATE INDEX edges_by_type ON edges (relationship, source, destination);`,
 ];
 
 /**

@@ -2,12 +2,14 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Pacer } from '../../pace.js';
+import type { EdgeQuery, StoredEdge } from '../graph-types.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
 import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, StoreLocation, Store, StoredAspect, StoredPoint, TokenRecord } from '../store.js';
 import { AspectReads } from './aspect-reads.js';
 import { CachedReads } from './cached-reads.js';
 import { SqliteChangeLog } from './change-log.js';
 import { Checkpointer } from './checkpointer.js';
+import { SqliteGraph } from './graph.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrate.js';
 import { SqliteSearch } from './search.js';
@@ -33,6 +35,7 @@ export class SqliteStore implements Store {
   private readonly changeLog: SqliteChangeLog;
   private readonly tokens: SqliteTokens;
   private readonly points: SqlitePoints;
+  private readonly graph: SqliteGraph;
   private readonly searchMeta;
   private readonly checkpointer?: Checkpointer;
   private restartAfterCommit = false;
@@ -71,7 +74,8 @@ export class SqliteStore implements Store {
     this.reads = new AspectReads(this.db);
     this.latest = new CachedReads(this.db, this.reads);
     this.points = new SqlitePoints(this.db);
-    this.commits = new GroupCommit(new SqliteWriter(this.db, this.points), this.latest);
+    this.graph = new SqliteGraph(this.db);
+    this.commits = new GroupCommit(new SqliteWriter(this.db, this.points, this.graph), this.latest);
     this.searcher = new SqliteSearch(this.db);
     this.changeLog = new SqliteChangeLog(this.db);
     this.tokens = new SqliteTokens(this.db);
@@ -145,6 +149,31 @@ export class SqliteStore implements Store {
   async setSearchIndexVersion(version: string): Promise<void> {
     if (this.commits.busy) await this.quiet();
     this.searchMeta.setVersion.run(version);
+  }
+
+  async readEdges(query: EdgeQuery): Promise<StoredEdge[]> {
+    if (this.commits.busy) await this.quiet();
+    return this.graph.read(query);
+  }
+
+  async countEdges(query: EdgeQuery): Promise<number> {
+    if (this.commits.busy) await this.quiet();
+    return this.graph.count(query);
+  }
+
+  async graphVersion(): Promise<string> {
+    if (this.commits.busy) await this.quiet();
+    return this.graph.version();
+  }
+
+  async clearGraph(): Promise<void> {
+    if (this.commits.busy) await this.quiet();
+    this.graph.clear();
+  }
+
+  async setGraphVersion(version: string): Promise<void> {
+    if (this.commits.busy) await this.quiet();
+    this.graph.setVersion(version);
   }
 
   async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {

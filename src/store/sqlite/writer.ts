@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { SqliteGraph } from './graph.js';
 import { SqliteIndexWriter } from './search-index.js';
 import { StaleWriteError, type AspectPut, type AspectWrite, type CommitBatch } from '../store.js';
 import { jsonText } from '../../json.js';
@@ -45,6 +46,7 @@ export class SqliteWriter {
   constructor(
     private readonly db: Database.Database,
     private readonly points: SqlitePoints,
+    private readonly graph: SqliteGraph,
   ) {
     this.index = new SqliteIndexWriter(db);
     this.stmt = {
@@ -126,6 +128,7 @@ export class SqliteWriter {
         yield;
       }
       yield* this.index.write(index, ids);
+      yield* this.graph.write(batch.edges ?? []);
     }
     yield* this.index.writeCounts();
   }

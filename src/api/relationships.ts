@@ -1,0 +1,181 @@
+import type { FastifyInstance } from 'fastify';
+import { ValidationError } from '../errors.js';
+import { edgeDirection, type Relationships } from '../graph/relationships.js';
+import type { Registry } from '../registry/registry.js';
+import type { StoredEdge } from '../store/graph-types.js';
+import { ref, type JsonSchema } from './answers.js';
+import { MAX_COUNT, pageSize } from './params.js';
+import { requestUrn, typedUrn } from './urns.js';
+
+const READ = { permission: 'read' } as const;
+
+interface ScrollQuery {
+  count?: number;
+  scrollId?: string;
+  includeSoftDelete?: boolean;
+}
+
+const scrollQuery = {
+  count: { type: 'integer', description: `Edges per page (default 10, at most ${MAX_COUNT})` },
+  scrollId: { type: 'string', description: 'From the previous page, to go on' },
+  includeSoftDelete: { type: 'boolean', description: 'Keep edges to soft-deleted entities (default false)' },
+  sliceId: { type: 'integer', description: 'Accepted for DataHub\'s clients; urnbase answers the whole listing' },
+  sliceMax: { type: 'integer', description: 'Accepted for DataHub\'s clients; urnbase answers the whole listing' },
+  pitKeepAlive: { type: 'string', description: 'Accepted for DataHub\'s clients: a scroll id stays valid for ever' },
+};
+
+/**
+ * DataHub's relationship APIs over the graph: the SDK's `get_related_entities` (its v1
+ * RelationshipsController, a page by offset with a total), and the v2/v3 scrolls of one
+ * relationship type or of one entity's edges (its GenericRelationshipController).
+ */
+export function relationshipRoutes(app: FastifyInstance, relationships: Relationships, registry: Registry): void {
+  app.get<{ Querystring: { urn: string; relationshipTypes: string[]; direction: string; start?: number; count?: number; includeSoftDelete?: boolean } }>(
+    '/openapi/relationships/v1/',
+    {
+      config: READ,
+      schema: {
+        operationId: 'getRelationshipsV1',
+        tags: ['Relationships'],
+        summary: 'The entities related to one by the relationship types named, in one direction, a page by offset: {start, count, total, entities: [{relationshipType, urn}]}',
+        querystring: {
+          type: 'object',
+          properties: {
+            urn: { type: 'string', description: 'The entity whose relationships are read' },
+            relationshipTypes: { type: 'array', items: { type: 'string' }, description: 'Relationship names, repeated or comma-separated (DownstreamOf, OwnedBy, …)' },
+            direction: { type: 'string', description: 'OUTGOING: the entities it points to; INCOMING: those pointing to it' },
+            start: { type: 'integer', description: 'Offset of the first edge (default 0)' },
+            count: { type: 'integer', description: `Edges per page (default 200, at most ${MAX_COUNT})` },
+            includeSoftDelete: { type: 'boolean', description: 'Keep soft-deleted entities (default false)' },
+          },
+          required: ['urn', 'relationshipTypes', 'direction'],
+        },
+        answers: {
+          200: { description: 'A page of related entities; count is how many this page holds (0 past the end)', body: ref('RelatedEntities') },
+          400: 'An invalid URN or unknown entity type, no relationship types, a direction other than INCOMING or OUTGOING, a bad start or count',
+        },
+      },
+    },
+    async (req) => {
+      const { urn } = requestUrn(registry, req.query.urn);
+      const direction = edgeDirection(req.query.direction);
+      const types = relationshipNames(req.query.relationshipTypes);
+      if (types.length === 0) throw new ValidationError('relationshipTypes must name at least one relationship type');
+      const start = req.query.start ?? 0;
+      if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number, got ${start}`);
+      const count = req.query.count === undefined ? 200 : pageSize(req.query.count);
+      const page = await relationships.page({ urn: urn.text, direction, types, includeRemoved: req.query.includeSoftDelete === true }, start, count);
+      const other = direction === 'OUTGOING' ? 'destination' : 'source';
+      return { start, count: page.edges.length, total: page.total, entities: page.edges.map((e) => ({ relationshipType: e.relationship, urn: e[other] })) };
+    },
+  );
+
+  for (const version of ['v2', 'v3'] as const) {
+    app.get<{ Params: { relationshipType: string }; Querystring: ScrollQuery }>(
+      `/openapi/${version}/relationship/:relationshipType`,
+      {
+        config: READ,
+        schema: {
+          operationId: `scrollRelationshipsByType${version.toUpperCase()}`,
+          tags: ['Relationships'],
+          summary: 'Every edge of one relationship type, a page at a time: {scrollId, results: [{relationshipType, source, destination}]}',
+          params: { type: 'object', properties: { relationshipType: { type: 'string', description: 'A relationship name, e.g. DownstreamOf' } }, required: ['relationshipType'] },
+          querystring: { type: 'object', properties: scrollQuery },
+          answers: {
+            200: { description: 'A page of edges; scrollId null on the last', body: ref('RelationshipScroll') },
+            400: 'A bad count or scrollId',
+          },
+        },
+      },
+      async (req) => {
+        const scope = { direction: 'OUTGOING' as const, types: [req.params.relationshipType], includeRemoved: req.query.includeSoftDelete === true };
+        return scrollAnswer(await relationships.scroll(scope, pageSize(req.query.count), req.query.scrollId));
+      },
+    );
+
+    app.get<{ Params: { entityName: string; entityUrn: string }; Querystring: ScrollQuery & { 'relationshipType[]'?: string[]; direction?: string } }>(
+      `/openapi/${version}/relationship/:entityName/:entityUrn`,
+      {
+        config: READ,
+        schema: {
+          operationId: `scrollRelationshipsByEntity${version.toUpperCase()}`,
+          tags: ['Relationships'],
+          summary: 'One entity\'s edges in one direction, a page at a time: {scrollId, results: [{relationshipType, source, destination}]}',
+          params: {
+            type: 'object',
+            properties: { entityName: { type: 'string' }, entityUrn: { type: 'string', description: 'Percent-encoded entity URN' } },
+            required: ['entityName', 'entityUrn'],
+          },
+          querystring: {
+            type: 'object',
+            properties: {
+              'relationshipType[]': { type: 'array', items: { type: 'string' }, description: 'Relationship names, repeated (default *: all)' },
+              direction: { type: 'string', description: 'OUTGOING (the default): edges out of the entity; INCOMING: edges into it' },
+              ...scrollQuery,
+            },
+          },
+          answers: {
+            200: { description: 'A page of edges; scrollId null on the last', body: ref('RelationshipScroll') },
+            400: 'An unknown entity type, a URN that is invalid or not of that type, a direction other than INCOMING or OUTGOING, a bad count or scrollId',
+          },
+        },
+      },
+      async (req) => {
+        const { urn } = typedUrn(registry, req.params.entityName, req.params.entityUrn);
+        const types = relationshipNames(req.query['relationshipType[]']).filter((t) => t !== '*');
+        const scope = { urn: urn.text, direction: edgeDirection(req.query.direction, 'OUTGOING'), types, includeRemoved: req.query.includeSoftDelete === true };
+        return scrollAnswer(await relationships.scroll(scope, pageSize(req.query.count), req.query.scrollId));
+      },
+    );
+  }
+}
+
+/** Relationship names given repeated or comma-separated. */
+export function relationshipNames(raw: readonly string[] | undefined): string[] {
+  return [...new Set((raw ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
+}
+
+function scrollAnswer({ edges, scrollId }: { edges: StoredEdge[]; scrollId: string | null }) {
+  return {
+    scrollId,
+    results: edges.map((e) => ({
+      relationshipType: e.relationship,
+      source: { entityType: e.sourceType, urn: e.source },
+      destination: { entityType: e.destinationType, urn: e.destination },
+    })),
+  };
+}
+
+const node: JsonSchema = { type: 'object', required: ['entityType', 'urn'], properties: { entityType: { type: 'string' }, urn: { type: 'string' } } };
+
+/** The shapes of the answers, as named schemas of the API document. */
+export const relationshipShapes: Record<string, JsonSchema> = {
+  RelatedEntities: {
+    type: 'object',
+    required: ['start', 'count', 'total', 'entities'],
+    properties: {
+      start: { type: 'integer' },
+      count: { type: 'integer', description: 'How many entities this page holds' },
+      total: { type: 'integer', description: 'How many there are in all' },
+      entities: {
+        type: 'array',
+        items: { type: 'object', required: ['relationshipType', 'urn'], properties: { relationshipType: { type: 'string' }, urn: { type: 'string' } } },
+      },
+    },
+  },
+  RelationshipScroll: {
+    type: 'object',
+    required: ['scrollId', 'results'],
+    properties: {
+      scrollId: { type: 'string', nullable: true, description: 'Pass it back for the next page; null on the last' },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['relationshipType', 'source', 'destination'],
+          properties: { relationshipType: { type: 'string' }, source: node, destination: node },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
+import type { Edge, EdgeProperties, EdgeWrite } from '../store/graph-types.js';
+import type { Store } from '../store/store.js';
+import { isUrn, parseUrn } from '../urn/urn.js';
+
+/**
+ * Column lineage's record: each downstream field is `DownstreamOf` each upstream field, with the
+ * transformation and confidence (DataHub keeps these schemaField-to-schemaField edges apart from
+ * the @Relationship ones, which run from the dataset).
+ */
+const FINE_GRAINED = 'fineGrainedLineages';
+const COLUMN_PROPERTIES = ['transformOperation', 'confidenceScore', 'upstreamType', 'downstreamType', 'query'];
+
+const SCAN_PAGE = 500;
+
+/** Bumped when the way edges are drawn from values changes: the graph is then built again. */
+const EXTRACTION = 1;
+
+/**
+ * The graph edges the latest aspect values name, from the registry's `@Relationship` facts. The
+ * write path hands it each request's aspect changes and commits the edge writes it returns in
+ * the same transaction, so the graph never lags the aspects.
+ */
+export class GraphEdges {
+  /** Changes when the registry's relationships or the extraction change: the edges are then drawn again. */
+  readonly version: string;
+
+  constructor(private readonly registry: Registry) {
+    const facts = registry
+      .entityTypes()
+      .flatMap((e) => [...e.aspects.values()])
+      .filter((a) => this.draws(a))
+      .map((a) => [a.name, a.relationships]);
+    this.version = `${EXTRACTION}:${createHash('sha256').update(JSON.stringify(facts.sort())).digest('hex').slice(0, 16)}`;
+  }
+
+  /** Whether the entity's values of the aspect can name edges. */
+  drawsFrom(entity: EntitySpec, aspect: string): boolean {
+    const spec = entity.aspects.get(aspect);
+    return spec !== undefined && this.draws(spec);
+  }
+
+  /** Whether values of the aspect can name edges (timeseries points never do, as in DataHub). */
+  draws(aspect: AspectSpec): boolean {
+    return aspect.kind === 'versioned' && aspect.relationships.length > 0;
+  }
+
+  /** The edges a value of the aspect of `owner` names, each once (the first naming's properties). */
+  edgesOf(owner: string, aspect: AspectSpec, value: unknown): Edge[] {
+    if (value === undefined || value === null || !this.draws(aspect)) return [];
+    const ownerType = parseUrn(owner).entityType;
+    const edges = new Map<string, Edge>();
+    const add = (edge: Edge) => {
+      const key = edgeKey(edge);
+      if (!edges.has(key)) edges.set(key, edge);
+    };
+    for (const relationship of aspect.relationships) {
+      for (const found of valuesAt(value, relationship.path.split('/'))) {
+        // A path ending at an Edge record (outputDatasetEdges/*) names its destinationUrn.
+        const { value: target, holder, field } = isRecord(found.value) ? { value: found.value.destinationUrn, holder: found.value, field: 'destinationUrn' } : found;
+        if (typeof target !== 'string' || !isUrn(target)) continue;
+        add(edge(owner, ownerType, relationship.name, target, scalars(holder, field)));
+      }
+    }
+    const fineGrained = (value as Record<string, unknown>)[FINE_GRAINED];
+    if (Array.isArray(fineGrained)) {
+      for (const lineage of fineGrained) {
+        if (!isRecord(lineage)) continue;
+        const properties = pick(lineage, COLUMN_PROPERTIES);
+        for (const downstream of urns(lineage.downstreams, 'schemaField')) {
+          for (const upstream of urns(lineage.upstreams, 'schemaField')) add(edge(downstream, 'schemaField', 'DownstreamOf', upstream, properties));
+        }
+      }
+    }
+    return [...edges.values()];
+  }
+
+  /** How the aspect's edges change from `before` to `after` (undefined: they do not). */
+  change(owner: string, aspect: AspectSpec, before: unknown, after: unknown): EdgeWrite | undefined {
+    if (!this.draws(aspect)) return undefined;
+    const old = new Map(this.edgesOf(owner, aspect, before).map((e) => [edgeKey(e), e]));
+    const next = this.edgesOf(owner, aspect, after);
+    const upsert = next.filter((e) => {
+      const was = old.get(edgeKey(e));
+      return was === undefined || JSON.stringify(was.properties ?? {}) !== JSON.stringify(e.properties ?? {});
+    });
+    const kept = new Set(next.map(edgeKey));
+    const remove = [...old.values()].filter((e) => !kept.has(edgeKey(e)));
+    return remove.length === 0 && upsert.length === 0 ? undefined : { owner, aspect: aspect.name, remove, upsert };
+  }
+
+  /**
+   * Draws the graph anew from the stored aspects when it was drawn another way (or never: a data
+   * dir from before the graph, an import). Runs at start, before serving.
+   */
+  async ensureBuilt(store: Store): Promise<void> {
+    if ((await store.graphVersion()) === this.version) return;
+    await store.clearGraph();
+    for (const aspect of this.aspects()) {
+      let after: string | undefined;
+      for (;;) {
+        const rows = await store.scanAspect(aspect.name, after, SCAN_PAGE);
+        const edges: EdgeWrite[] = [];
+        for (const row of rows) {
+          const entity = this.registry.entityType(parseUrn(row.urn).entityType);
+          const spec = entity?.aspects.get(aspect.name);
+          const write = spec && this.change(row.urn, spec, undefined, row.value);
+          if (write) edges.push(write);
+        }
+        if (edges.length > 0) await store.commit({ writes: [], events: [], edges });
+        if (rows.length < SCAN_PAGE) break;
+        after = rows[rows.length - 1].urn;
+      }
+    }
+    await store.setGraphVersion(this.version);
+  }
+
+  /** The aspects whose values can name edges (every entity type's, once each). */
+  aspects(): AspectSpec[] {
+    const found = new Map<string, AspectSpec>();
+    for (const entity of this.registry.entityTypes()) for (const aspect of entity.aspects.values()) if (this.draws(aspect)) found.set(aspect.name, aspect);
+    return [...found.values()];
+  }
+}
+
+export function edgeKey(edge: Pick<Edge, 'source' | 'relationship' | 'destination'>): string {
+  return `${edge.source}\u0000${edge.relationship}\u0000${edge.destination}`;
+}
+
+function edge(source: string, sourceType: string, relationship: string, destination: string, properties: EdgeProperties | undefined): Edge {
+  const drawn: Edge = { source, sourceType, relationship, destination, destinationType: parseUrn(destination).entityType };
+  if (properties) drawn.properties = properties;
+  return drawn;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The URNs of the given type in a list (anything else skipped: values were validated already). */
+function urns(list: unknown, entityType: string): string[] {
+  return Array.isArray(list) ? list.filter((u): u is string => isUrn(u, entityType)) : [];
+}
+
+/** The scalar fields of the record holding a reference, but the reference itself: the edge's properties. */
+function scalars(holder: Record<string, unknown> | undefined, field: string): EdgeProperties | undefined {
+  if (!holder) return undefined;
+  const out: EdgeProperties = {};
+  let any = false;
+  for (const [name, value] of Object.entries(holder)) {
+    if (name === field || !(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) continue;
+    out[name] = value;
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
+function pick(record: Record<string, unknown>, names: readonly string[]): EdgeProperties | undefined {
+  const out: EdgeProperties = {};
+  let any = false;
+  for (const name of names) {
+    const value = record[name];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      out[name] = value;
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}
+
+/**
+ * The values at a `/`-separated path (`*` for each item of an array or value of a map), each
+ * with the record holding it when that record is an item of a list (its other fields describe
+ * the edge: an upstream's `type`, an owner's `type`).
+ */
+function valuesAt(value: unknown, path: readonly string[]): Array<{ value: unknown; holder?: Record<string, unknown>; field: string }> {
+  let level: Array<{ value: unknown; holder?: Record<string, unknown>; field: string }> = [{ value, field: '' }];
+  for (let i = 0; i < path.length; i++) {
+    const step = path[i];
+    const next: typeof level = [];
+    for (const { value: v, holder } of level) {
+      if (step === '*') {
+        const items = Array.isArray(v) ? v : isRecord(v) ? Object.values(v) : [];
+        for (const item of items) next.push({ value: item, holder: isRecord(item) ? item : undefined, field: '' });
+      } else if (isRecord(v) && v[step] !== undefined) {
+        // The holder is the nearest list item above: a field of a field of it still describes it.
+        next.push({ value: v[step], holder: holder ?? undefined, field: i === path.length - 1 && holder === v ? step : '' });
+      }
+    }
+    level = next;
+  }
+  return level;
+}

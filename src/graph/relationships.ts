@@ -1,0 +1,56 @@
+import { ValidationError } from '../errors.js';
+import type { EdgeCursor, EdgeDirection, EdgeQuery, StoredEdge } from '../store/graph-types.js';
+import type { Store } from '../store/store.js';
+
+/** Which edges: of one entity in one direction, or (no urn) every edge of the types named. */
+export type RelationshipScope = Omit<EdgeQuery, 'after' | 'offset' | 'limit'>;
+
+/**
+ * The graph's one-hop reads, as the relationship APIs ask them: a page by offset with the total
+ * (DataHub's RelatedEntitiesResult) or by scroll id. The edges are as the latest aspects name them,
+ * committed with them: a read never sees an edge the aspects no longer hold.
+ */
+export class Relationships {
+  constructor(private readonly store: Store) {}
+
+  async page(scope: RelationshipScope, start: number, count: number): Promise<{ total: number; edges: StoredEdge[] }> {
+    const [total, edges] = await Promise.all([this.store.countEdges({ ...scope, limit: 0 }), this.store.readEdges({ ...scope, offset: start, limit: count })]);
+    return { total, edges };
+  }
+
+  /** A page after the scroll id's edge, and the scroll id of the next page (null: none). */
+  async scroll(scope: RelationshipScope, count: number, scrollId: string | undefined): Promise<{ edges: StoredEdge[]; scrollId: string | null }> {
+    const after = decodeEdgeScrollId(scrollId);
+    const rows = await this.store.readEdges({ ...scope, ...(after ? { after } : {}), limit: count + 1 });
+    const edges = rows.slice(0, count);
+    const last = edges[edges.length - 1];
+    return { edges, scrollId: rows.length > count ? encodeEdgeScrollId(last) : null };
+  }
+}
+
+/** A direction as DataHub's clients write it, any case; refused otherwise. */
+export function edgeDirection(text: string | undefined, fallback?: EdgeDirection): EdgeDirection {
+  if (text === undefined && fallback) return fallback;
+  const upper = text?.toUpperCase();
+  if (upper === 'INCOMING' || upper === 'OUTGOING') return upper;
+  throw new ValidationError(`direction must be INCOMING or OUTGOING, got ${text === undefined ? 'none' : JSON.stringify(text)}`);
+}
+
+/** Scroll ids are opaque to clients: the last edge of the previous page, base64url-encoded. */
+function encodeEdgeScrollId(edge: EdgeCursor): string {
+  return Buffer.from(JSON.stringify([edge.relationship, edge.source, edge.destination]), 'utf8').toString('base64url');
+}
+
+function decodeEdgeScrollId(scrollId: string | undefined): EdgeCursor | undefined {
+  if (scrollId === undefined || scrollId === '') return undefined;
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === 3 && decoded.every((p) => typeof p === 'string')) {
+      const [relationship, source, destination] = decoded as string[];
+      return { relationship, source, destination };
+    }
+  } catch {
+    // the error below
+  }
+  throw new ValidationError(`Invalid scrollId: ${scrollId}`);
+}

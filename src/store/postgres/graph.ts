@@ -1,0 +1,63 @@
+import type { EdgeQuery, EdgeWrite } from '../graph-types.js';
+import type { WriteStatement } from './write-statement.js';
+
+/**
+ * The edge writes of a group, as two parts of its write statement: the edges removed, and the
+ * new or changed ones. An aspect's removals and upserts never share a key (GraphEdges.change),
+ * and a group's batches never share an entity, so no two parts touch the same row.
+ */
+export function addEdgeWrites(statement: WriteStatement, writes: readonly EdgeWrite[]): void {
+  const rows = (kind: 'remove' | 'upsert') => writes.flatMap((w) => w[kind].map((e) => ({ ...e, owner: w.owner, aspect: w.aspect })));
+  const keys = (list: ReturnType<typeof rows>) =>
+    (['source', 'relationship', 'destination', 'owner', 'aspect'] as const).map((c) => statement.param(list.map((e) => e[c]), 'text[]')).join(', ');
+  const removed = rows('remove');
+  if (removed.length > 0) {
+    statement.add(
+      'edges_gone',
+      `DELETE FROM edges e USING unnest(${keys(removed)}) AS x(source, relationship, destination, owner, aspect)
+        WHERE e.source = x.source AND e.relationship = x.relationship AND e.destination = x.destination AND e.owner = x.owner AND e.aspect = x.aspect`,
+    );
+  }
+  const upserted = rows('upsert');
+  if (upserted.length > 0) {
+    const p = (values: unknown[]) => statement.param(values, 'text[]');
+    statement.add(
+      'edges_set',
+      `INSERT INTO edges (source, relationship, destination, owner, aspect, source_type, destination_type, properties)
+       SELECT * FROM unnest(${keys(upserted)}, ${p(upserted.map((e) => e.sourceType))}, ${p(upserted.map((e) => e.destinationType))},
+                            ${p(upserted.map((e) => (e.properties ? JSON.stringify(e.properties) : null)))})
+       ON CONFLICT (source, relationship, destination, owner, aspect) DO UPDATE SET properties = EXCLUDED.properties`,
+    );
+  }
+}
+
+/** The query's distinct edges, in its order (see EdgeQuery), with its parameters. */
+export function edgesSql(query: EdgeQuery, params: unknown[], ordered: boolean): string {
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  let order: Array<'source' | 'relationship' | 'destination'>;
+  let others: Array<'source' | 'destination'>;
+  if (query.urn !== undefined) {
+    const [mine, other] = query.direction === 'OUTGOING' ? (['source', 'destination'] as const) : (['destination', 'source'] as const);
+    where.push(`e.${mine} = ${param(query.urn)}`);
+    order = ['relationship', other];
+    others = [other];
+  } else {
+    order = ['relationship', 'source', 'destination'];
+    others = ['source', 'destination'];
+  }
+  if (query.types?.length) where.push(`e.relationship = ANY(${param(query.types)}::text[])`);
+  if (query.entityTypes?.length) where.push(`(${others.map((o) => `e.${o}_type = ANY(${param(query.entityTypes)}::text[])`).join(' OR ')})`);
+  if (query.after) where.push(`(${order.map((c) => `e.${c}`).join(', ')}) > (${order.map((c) => `${param(query.after![c])}::text COLLATE "C"`).join(', ')})`);
+  if (!query.includeRemoved) {
+    for (const o of others) {
+      where.push(`NOT EXISTS (SELECT 1 FROM aspects s WHERE s.urn = e.${o} AND s.aspect = 'status' AND (s.metadata::jsonb ->> 'removed') = 'true')`);
+    }
+  }
+  return `SELECT DISTINCT e.source, e.source_type AS "sourceType", e.relationship, e.destination, e.destination_type AS "destinationType"
+            FROM edges e WHERE ${where.join(' AND ') || 'true'}${ordered ? ` ORDER BY ${order.map((c) => `e.${c}`).join(', ')}` : ''}`;
+}
+
