@@ -111,6 +111,12 @@ const successes: Exercise[] = [
     request: () => ({ method: 'POST', url: '/aspects?action=getTimeseriesAspectValues', payload: { urn: ds, entity: 'dataset', aspect: 'datasetProfile', latestValue: true } }),
   },
   { id: 'scrollTimeseries', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/timeseries/dataset/datasetProfile?count=2' }) },
+  { id: 'getRelationshipsV1', status: 200, request: () => ({ method: 'GET', url: `/openapi/relationships/v1/?urn=${enc(ds)}&relationshipTypes=DownstreamOf&direction=INCOMING` }) },
+  { id: 'scrollRelationshipsByTypeV2', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/relationship/DownstreamOf?count=2' }) },
+  { id: 'scrollRelationshipsByTypeV3', status: 200, request: () => ({ method: 'GET', url: '/openapi/v3/relationship/TaggedWith' }) },
+  { id: 'scrollRelationshipsByEntityV2', status: 200, request: () => ({ method: 'GET', url: `/openapi/v2/relationship/dataset/${enc(ds)}?relationshipType[]=TaggedWith` }) },
+  { id: 'scrollRelationshipsByEntityV3', status: 200, request: () => ({ method: 'GET', url: `/openapi/v3/relationship/dataset/${enc(ds)}?direction=INCOMING` }) },
+  { id: 'restliRelationships', status: 200, request: () => ({ method: 'GET', url: `/relationships?urn=${enc(ds)}&types=List(DownstreamOf)&direction=INCOMING` }) },
   { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
   { id: 'getEntityV2', status: 200, request: () => ({ method: 'GET', url: `/entitiesV2/${restliDs}?aspects=List(status)` }) },
   { id: 'getEntitySnapshot', status: 200, request: () => ({ method: 'GET', url: `/entities/${restliDs}` }) },
@@ -207,6 +213,12 @@ const refusals: Exercise[] = [
     request: () => ({ method: 'POST', url: '/aspects?action=ingestProposal', payload: { proposal: mcp('status', { removed: false }, { headers: { 'If-Version-Match': '999' } }) } }),
   },
   { id: 'scrollTimeseries', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/timeseries/dataset/datasetProperties' }) },
+  { id: 'getRelationshipsV1', status: 400, request: () => ({ method: 'GET', url: `/openapi/relationships/v1/?urn=${enc(ds)}&relationshipTypes=DownstreamOf&direction=UP` }) },
+  { id: 'scrollRelationshipsByTypeV2', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/relationship/DownstreamOf?count=0' }) },
+  { id: 'scrollRelationshipsByTypeV3', status: 400, request: () => ({ method: 'GET', url: '/openapi/v3/relationship/DownstreamOf?scrollId=x' }) },
+  { id: 'scrollRelationshipsByEntityV2', status: 400, request: () => ({ method: 'GET', url: `/openapi/v2/relationship/table/${enc(ds)}` }) },
+  { id: 'scrollRelationshipsByEntityV3', status: 400, request: () => ({ method: 'GET', url: `/openapi/v3/relationship/dataset/${enc(ds)}?direction=UP` }) },
+  { id: 'restliRelationships', status: 400, request: () => ({ method: 'GET', url: `/relationships?urn=${enc(ds)}&types=List()&direction=INCOMING` }) },
   { id: 'getVersionedAspect', status: 400, request: () => ({ method: 'GET', url: '/aspects/urn:li:nope?aspect=status' }) },
   { id: 'getVersionedAspect', status: 404, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=ownership` }) },
   { id: 'getEntityV2', status: 400, request: () => ({ method: 'GET', url: '/entitiesV2/urn:li:nope' }) },
@@ -326,7 +338,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 46);
+    assert.equal(operations.size, 52);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

@@ -122,6 +122,12 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   endTimeMillis: fc.oneof(number, fc.constantFrom('0', '-1', '9007199254740991')),
   raw: flag,
   includeVersionSet: flag,
+  direction: fc.oneof(fc.constantFrom('INCOMING', 'OUTGOING', 'outgoing', 'UNDIRECTED'), anyText),
+  relationshipTypes: fc.oneof(fc.constantFrom('DownstreamOf', 'TaggedWith,OwnedBy', '', ','), anyText),
+  'relationshipType[]': fc.oneof(fc.constantFrom('DownstreamOf', 'TaggedWith', '*'), anyText),
+  types: fc.oneof(fc.constantFrom('List(DownstreamOf)', 'List(TaggedWith,OwnedBy)', 'List()', 'DownstreamOf'), anyText),
+  start: fc.oneof(number, fc.constantFrom('0', '-1', '1e3')),
+  urn: target.map((t) => t.urn),
   // Long polls are real waits: keep them short, and let the oracle allow for them.
   wait: fc.constantFrom('0', '0.2', '1', '61', '-1', 'x', '1e1', '0.0001'),
 };
@@ -206,6 +212,12 @@ const v3AspectWrite = aspectTarget.chain(([t, type, urn, aspect]) => withBody(fc
 const timelinePath = fc
   .tuple(fc.constantFrom('/openapi/v2/timeline/v1', '/openapi/timeline/v1', '/openapi/v1/timeline'), target.chain((t) => inUrl(fc.constant(t.urn))))
   .map(([prefix, urn]) => `${prefix}/${urn}`);
+/** DataHub's relationship reads: one type's edges, one entity's (v2 and v3). */
+const relationshipTypePath = fc
+  .tuple(fc.constantFrom('v2', 'v3'), inUrl(fc.oneof(fc.constantFrom('DownstreamOf', 'TaggedWith', 'OwnedBy'), anyText)))
+  .map(([version, type]) => `/openapi/${version}/relationship/${type}`);
+const relationshipEntityPath = fc.tuple(fc.constantFrom('v2', 'v3'), entityPath).map(([version, path]) => path.replace(`${V2}/`, `/openapi/${version}/relationship/`));
+
 /** The v2 scroll of a timeseries aspect's points: `/openapi/v2/timeseries/{type}/{aspect}`. */
 const timeseriesPath = aspectTarget.map(([, type, , aspect]) => `/openapi/v2/timeseries/${type}/${aspect}`);
 const restliUrnPath = (resource: string) => target.chain((t) => inUrl(fc.constant(t.urn))).map((urn) => `/${resource}/${urn}`);
@@ -292,6 +304,10 @@ const ROUTES: RouteSpec[] = [
   { route: 'Rest.li POST /entities', methods: ['POST'], pathAndBody: withBody(restliAction('entities', ['ingest', 'delete']), bodyBytes(entitiesActionBody)), query: fc.constant('') },
   { route: 'Rest.li POST /entities', methods: ['POST'], pathAndBody: withBody(restliAction('entities', ['batchIngest']), bodyBytes(batchIngestBody)), query: fc.constant('') },
   { route: 'Rest.li GET /entities/{urn}', methods: ['GET'], pathAndBody: noBody(restliUrnPath('entities')), query: fc.option(PARAMETERS.aspectList.chain((list) => inUrl(fc.constant(list))), { nil: undefined }).map((list) => (list === undefined ? '' : `?aspects=${list}`)) },
+  { route: 'GET /relationships/v1/', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/relationships/v1/')), query: queryString(['urn', 'relationshipTypes', 'direction', 'start', 'count', 'includeSoftDelete'], ['urn', 'relationshipTypes', 'direction']) },
+  { route: 'GET /relationship/{type}', methods: ['GET'], pathAndBody: noBody(relationshipTypePath), query: queryString(['count', 'scrollId', 'includeSoftDelete', 'pitKeepAlive']) },
+  { route: 'GET /relationship/{entity}/{urn}', methods: ['GET'], pathAndBody: noBody(relationshipEntityPath), query: queryString(['relationshipType[]', 'direction', 'count', 'scrollId', 'includeSoftDelete']) },
+  { route: 'Rest.li GET /relationships', methods: ['GET'], pathAndBody: noBody(fc.constant('/relationships')), query: queryString(['urn', 'types', 'direction', 'start', 'count'], ['urn', 'types', 'direction']) },
   { route: 'v2 GET /timeseries/{type}/{aspect}', methods: ['GET'], pathAndBody: noBody(timeseriesPath), query: queryString(['count', 'scrollId', 'startTimeMillis', 'endTimeMillis']) },
   {
     route: 'GET server endpoints',
