@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GraphEdges } from '../../src/graph/edges.js';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
+import { pythonEmit, type Mcp } from '../restli/clients.js';
 
 const stamp = { time: 0, actor: 'urn:li:corpuser:etl' };
 const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
@@ -134,6 +135,36 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
     assert.equal(deleted.status, 200, deleted.raw);
     assert.deepEqual(await related(downstream, 'DownstreamOf', 'OUTGOING'), []);
     assert.deepEqual(await related(staging, 'DownstreamOf', 'INCOMING'), []);
+  });
+
+  it('follows the patches of the SDK\'s lineage builders (add_upstream_lineage, add_input_dataset, add_output_dataset, their removes)', async () => {
+    const target = datasetUrn('graph.patched');
+    const etl = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,nightly,prod),patched)';
+    const patch = (urn: string, aspectName: string, operations: unknown[]): Mcp => ({ entityType: urn.split(':')[2], entityUrn: urn, changeType: 'PATCH', aspectName, aspect: operations });
+    // DatasetPatchBuilder(target).add_upstream_lineage(Upstream(orders)), then another, then a remove.
+    for (const operations of [
+      [{ op: 'add', path: `/upstreams/${orders}`, value: { dataset: orders, type: 'TRANSFORMED', auditStamp: stamp } }],
+      [{ op: 'add', path: `/upstreams/${customers}`, value: { dataset: customers, type: 'COPY', auditStamp: stamp } }],
+      [{ op: 'remove', path: `/upstreams/${orders}`, value: {} }],
+    ]) {
+      const res = await t.call(pythonEmit(patch(target, 'upstreamLineage', operations)));
+      assert.equal(res.status, 200, res.raw);
+    }
+    assert.deepEqual(await related(target, 'DownstreamOf', 'OUTGOING'), [`DownstreamOf ${customers}`]);
+    // DataJobPatchBuilder(etl).add_input_dataset(orders).add_output_dataset(target): Edge records keyed by destinationUrn.
+    const job = await t.call(
+      pythonEmit(
+        patch(etl, 'dataJobInputOutput', [
+          { op: 'add', path: `/inputDatasetEdges/${orders}`, value: { destinationUrn: orders } },
+          { op: 'add', path: `/outputDatasetEdges/${target}`, value: { destinationUrn: target } },
+        ]),
+      ),
+    );
+    assert.equal(job.status, 200, job.raw);
+    assert.deepEqual(await related(etl, 'Consumes,Produces', 'OUTGOING'), [`Consumes ${orders}`, `Produces ${target}`]);
+    const dropped = await t.call(pythonEmit(patch(etl, 'dataJobInputOutput', [{ op: 'remove', path: `/inputDatasetEdges/${orders}`, value: {} }])));
+    assert.equal(dropped.status, 200, dropped.raw);
+    assert.deepEqual(await related(etl, 'Consumes,Produces', 'OUTGOING'), [`Produces ${target}`]);
   });
 
   it('leaves soft-deleted entities out unless includeSoftDelete is set; restored, they are back', async () => {
