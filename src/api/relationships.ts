@@ -30,45 +30,50 @@ const scrollQuery = {
  * relationship type or of one entity's edges (its GenericRelationshipController).
  */
 export function relationshipRoutes(app: FastifyInstance, relationships: Relationships, registry: Registry): void {
-  app.get<{ Querystring: { urn: string; relationshipTypes: string[]; direction: string; start?: number; count?: number; includeSoftDelete?: boolean } }>(
-    '/openapi/relationships/v1/',
-    {
-      config: READ,
-      schema: {
-        operationId: 'getRelationshipsV1',
-        tags: ['Relationships'],
-        summary: 'The entities related to one by the relationship types named, in one direction, a page by offset: {start, count, total, entities: [{relationshipType, urn}]}',
-        querystring: {
-          type: 'object',
-          properties: {
-            urn: { type: 'string', description: 'The entity whose relationships are read' },
-            relationshipTypes: { type: 'array', items: { type: 'string' }, description: 'Relationship names, repeated or comma-separated (DownstreamOf, OwnedBy, …)' },
-            direction: { type: 'string', description: 'OUTGOING: the entities it points to; INCOMING: those pointing to it' },
-            start: { type: 'integer', description: 'Offset of the first edge (default 0)' },
-            count: { type: 'integer', description: `Edges per page (default 200, at most ${MAX_COUNT})` },
-            includeSoftDelete: { type: 'boolean', description: 'Keep soft-deleted entities (default false)' },
+  // DataHub's path ends with a slash, and its SDK calls it so; documented without (a linted API
+  // document has no trailing slashes), served both ways.
+  for (const path of ['/openapi/relationships/v1', '/openapi/relationships/v1/']) {
+    app.get<{ Querystring: { urn: string; relationshipTypes: string[]; direction: string; start?: number; count?: number; includeSoftDelete?: boolean } }>(
+      path,
+      {
+        config: READ,
+        schema: {
+          hide: path.endsWith('/'),
+          operationId: 'getRelationshipsV1',
+          tags: ['Relationships'],
+          summary: 'The entities related to one by the relationship types named, in one direction, a page by offset: {start, count, total, entities: [{relationshipType, urn}]}',
+          querystring: {
+            type: 'object',
+            properties: {
+              urn: { type: 'string', description: 'The entity whose relationships are read' },
+              relationshipTypes: { type: 'array', items: { type: 'string' }, description: 'Relationship names, repeated or comma-separated (DownstreamOf, OwnedBy, …)' },
+              direction: { type: 'string', description: 'OUTGOING: the entities it points to; INCOMING: those pointing to it' },
+              start: { type: 'integer', description: 'Offset of the first edge (default 0)' },
+              count: { type: 'integer', description: `Edges per page (default 200, at most ${MAX_COUNT})` },
+              includeSoftDelete: { type: 'boolean', description: 'Keep soft-deleted entities (default false)' },
+            },
+            required: ['urn', 'relationshipTypes', 'direction'],
           },
-          required: ['urn', 'relationshipTypes', 'direction'],
-        },
-        answers: {
-          200: { description: 'A page of related entities; count is how many this page holds (0 past the end)', body: ref('RelatedEntities') },
-          400: 'An invalid URN or unknown entity type, no relationship types, a direction other than INCOMING or OUTGOING, a bad start or count',
+          answers: {
+            200: { description: 'A page of related entities; count is how many this page holds (0 past the end)', body: ref('RelatedEntities') },
+            400: 'An invalid URN or unknown entity type, no relationship types, a direction other than INCOMING or OUTGOING, a bad start or count',
+          },
         },
       },
-    },
-    async (req) => {
-      const { urn } = requestUrn(registry, req.query.urn);
-      const direction = edgeDirection(req.query.direction);
-      const types = relationshipNames(req.query.relationshipTypes);
-      if (types.length === 0) throw new ValidationError('relationshipTypes must name at least one relationship type');
-      const start = req.query.start ?? 0;
-      if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number, got ${start}`);
-      const count = req.query.count === undefined ? 200 : pageSize(req.query.count);
-      const page = await relationships.page({ urn: urn.text, direction, types, includeRemoved: req.query.includeSoftDelete === true }, start, count);
-      const other = direction === 'OUTGOING' ? 'destination' : 'source';
-      return { start, count: page.edges.length, total: page.total, entities: page.edges.map((e) => ({ relationshipType: e.relationship, urn: e[other] })) };
-    },
-  );
+      async (req) => {
+        const { urn } = requestUrn(registry, req.query.urn);
+        const direction = edgeDirection(req.query.direction);
+        const types = relationshipNames(req.query.relationshipTypes);
+        if (types.length === 0) throw new ValidationError('relationshipTypes must name at least one relationship type');
+        const start = req.query.start ?? 0;
+        if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number, got ${start}`);
+        const count = req.query.count === undefined ? 200 : pageSize(req.query.count);
+        const page = await relationships.page({ urn: urn.text, direction, types, includeRemoved: req.query.includeSoftDelete === true }, start, count);
+        const other = direction === 'OUTGOING' ? 'destination' : 'source';
+        return { start, count: page.edges.length, total: page.total, entities: page.edges.map((e) => ({ relationshipType: e.relationship, urn: e[other] })) };
+      },
+    );
+  }
 
   for (const version of ['v2', 'v3'] as const) {
     app.get<{ Params: { relationshipType: string }; Querystring: ScrollQuery }>(

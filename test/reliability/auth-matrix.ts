@@ -223,6 +223,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
     {
       name: 'GET /relationships (Rest.li)',
       needs: 'read',
+      restli: true,
       ok: 200,
       request: () => ({ method: 'GET', path: `/relationships?urn=${encodeURIComponent(MATRIX_DATASET)}&types=List(DownstreamOf)&direction=INCOMING` }),
     },
