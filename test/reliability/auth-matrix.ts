@@ -206,6 +206,12 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       ok: 200,
       request: () => ({ method: 'GET', path: `/openapi/relationships/v1/?urn=${encodeURIComponent(MATRIX_DATASET)}&relationshipTypes=DownstreamOf&direction=INCOMING` }),
     },
+    {
+      name: 'GET /openapi/relationships/v1',
+      needs: 'read',
+      ok: 200,
+      request: () => ({ method: 'GET', path: `/openapi/relationships/v1?urn=${encodeURIComponent(MATRIX_DATASET)}&relationshipTypes=OwnedBy&direction=OUTGOING` }),
+    },
     { name: 'GET /openapi/v2/relationship/{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/relationship/DownstreamOf?count=2' }) },
     { name: 'GET /openapi/v3/relationship/{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v3/relationship/TaggedWith?count=2' }) },
     {
