@@ -136,7 +136,7 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
 }
 
 /** Relationship names given repeated or comma-separated. */
-export function relationshipNames(raw: readonly string[] | undefined): string[] {
+function relationshipNames(raw: readonly string[] | undefined): string[] {
   return [...new Set((raw ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
 }
 
