@@ -23,7 +23,7 @@ import { entityShapesV3 } from './api/v3/shapes.js';
 import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
-import { relationshipRoutes, relationshipShapes } from './api/relationships.js';
+import { filteredScrollRoutes, relationshipRoutes, relationshipShapes } from './api/relationships.js';
 import { timelineRoutes, timelineShapes } from './api/timeline.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
@@ -164,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   eventRoutes(app, changeLog);
   timelineRoutes(app, timeline);
   relationshipRoutes(app, relationships, registry);
+  filteredScrollRoutes(app, relationships, registry, graph.lineageKinds());
   timeseriesRoutesV2(app, services);
   await consoleRoutes(app);
   await app.ready();

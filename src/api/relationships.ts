@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.js';
-import { edgeDirection, type Relationships } from '../graph/relationships.js';
+import { edgeDirection, edgesOf, otherEnd, type Relationships } from '../graph/relationships.js';
 import type { Registry } from '../registry/registry.js';
-import type { StoredEdge } from '../store/graph-types.js';
+import type { EdgeKind, StoredEdge } from '../store/graph-types.js';
 import { ref, type JsonSchema } from './answers.js';
 import { MAX_COUNT, pageSize } from './params.js';
-import { requestUrn, typedUrn } from './urns.js';
+import { pathEntityType, requestUrn, typedUrn } from './urns.js';
 
 const READ = { permission: 'read' } as const;
 
@@ -68,9 +68,8 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
         const start = req.query.start ?? 0;
         if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number, got ${start}`);
         const count = req.query.count === undefined ? 200 : pageSize(req.query.count);
-        const page = await relationships.page({ urn: urn.text, direction, types, includeRemoved: req.query.includeSoftDelete === true }, start, count);
-        const other = direction === 'OUTGOING' ? 'destination' : 'source';
-        return { start, count: page.edges.length, total: page.total, entities: page.edges.map((e) => ({ relationshipType: e.relationship, urn: e[other] })) };
+        const page = await relationships.page(edgesOf(urn.text, direction, { types, includeRemoved: req.query.includeSoftDelete === true }), start, count);
+        return { start, count: page.edges.length, total: page.total, entities: page.edges.map((e) => ({ relationshipType: e.relationship, urn: otherEnd(e, direction) })) };
       },
     );
   }
@@ -93,7 +92,7 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
         },
       },
       async (req) => {
-        const scope = { direction: 'OUTGOING' as const, types: [req.params.relationshipType], includeRemoved: req.query.includeSoftDelete === true };
+        const scope = { types: [req.params.relationshipType], includeRemoved: req.query.includeSoftDelete === true };
         return scrollAnswer(await relationships.scroll(scope, pageSize(req.query.count), req.query.scrollId));
       },
     );
@@ -128,11 +127,87 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
       async (req) => {
         const { urn } = typedUrn(registry, req.params.entityName, req.params.entityUrn);
         const types = relationshipNames(req.query['relationshipType[]']).filter((t) => t !== '*');
-        const scope = { urn: urn.text, direction: edgeDirection(req.query.direction, 'OUTGOING'), types, includeRemoved: req.query.includeSoftDelete === true };
+        const scope = edgesOf(urn.text, edgeDirection(req.query.direction, 'OUTGOING'), { types, includeRemoved: req.query.includeSoftDelete === true });
         return scrollAnswer(await relationships.scroll(scope, pageSize(req.query.count), req.query.scrollId));
       },
     );
   }
+}
+
+interface FilteredScrollQuery extends ScrollQuery {
+  relationshipTypes?: string[];
+  sourceTypes?: string[];
+  destinationTypes?: string[];
+  sourceUrns?: string[];
+  destinationUrns?: string[];
+}
+
+const listParam = (description: string) => ({ type: 'array', items: { type: 'string' }, description: `${description}, repeated or comma-separated` });
+
+/**
+ * DataHub's v3 scrolls of edges by filters: the SDK's `scroll_relationships` (GET, its query
+ * parameters) and the same over lineage edges only (`/openapi/v3/lineage/scroll`: the
+ * relationships DataHub's model marks as lineage, between the entity types it names). POST
+ * takes the same parameters; filters in its body are refused rather than ignored.
+ */
+export function filteredScrollRoutes(app: FastifyInstance, relationships: Relationships, registry: Registry, lineage: readonly EdgeKind[]): void {
+  const routes = [
+    { path: '/openapi/v3/relationship/scroll', id: 'scrollRelationships', kinds: undefined, what: 'Edges by relationship type, entity types and URNs of either end' },
+    { path: '/openapi/v3/lineage/scroll', id: 'scrollLineage', kinds: lineage, what: 'Lineage edges (DownstreamOf, Consumes, Produces, …) by the same filters' },
+  ];
+  for (const { path, id, kinds, what } of routes) {
+    for (const method of ['GET', 'POST'] as const) {
+      app.route<{ Querystring: FilteredScrollQuery; Body: unknown }>({
+        method,
+        url: path,
+        config: READ,
+        schema: {
+          operationId: `${id}${method === 'POST' ? 'Post' : ''}`,
+          tags: ['Relationships'],
+          summary: `${what}, a page at a time: {scrollId, results: [{relationshipType, source, destination}]}`,
+          querystring: {
+            type: 'object',
+            properties: {
+              relationshipTypes: listParam('Relationship names (default: all)'),
+              sourceTypes: listParam('Entity types of the source'),
+              destinationTypes: listParam('Entity types of the destination'),
+              sourceUrns: { type: 'array', items: { type: 'string' }, description: 'Source URNs, repeated' },
+              destinationUrns: { type: 'array', items: { type: 'string' }, description: 'Destination URNs, repeated' },
+              ...scrollQuery,
+            },
+          },
+          answers: {
+            200: { description: 'A page of edges, by relationship, source and destination; scrollId null on the last', body: ref('RelationshipScroll') },
+            400: 'An invalid URN, an unknown entity type, a bad count or scrollId, filters in a POST body',
+          },
+        },
+        handler: async (req) => {
+          if (!emptyBody(req.body)) throw new ValidationError('Filters in the request body are not served: give them as query parameters (relationshipTypes, sourceTypes, destinationTypes, sourceUrns, destinationUrns)');
+          const q = req.query;
+          // URNs hold commas: repeated only, never split.
+          const urnList = (raw: string[] | undefined) => [...new Set((raw ?? []).filter((text) => text !== '').map((text) => requestUrn(registry, text).urn.text))];
+          const typeList = (raw: string[] | undefined) => relationshipNames(raw).map((name) => pathEntityType(registry, name).name);
+          const scope = {
+            types: relationshipNames(q.relationshipTypes),
+            sourceTypes: typeList(q.sourceTypes),
+            destinationTypes: typeList(q.destinationTypes),
+            sources: urnList(q.sourceUrns),
+            destinations: urnList(q.destinationUrns),
+            ...(kinds ? { kinds } : {}),
+            includeRemoved: q.includeSoftDelete === true,
+          };
+          return scrollAnswer(await relationships.scroll(scope, pageSize(q.count), q.scrollId));
+        },
+      });
+    }
+  }
+}
+
+/** No body, or one that filters nothing (DataHub's clients may send `{}` or nulls). */
+function emptyBody(body: unknown): boolean {
+  if (body === undefined || body === null || body === '') return true;
+  if (typeof body !== 'object' || Array.isArray(body)) return false;
+  return Object.values(body).every((v) => v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
 }
 
 /** Relationship names given repeated or comma-separated. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
-import type { Edge, EdgeProperties, EdgeWrite } from '../store/graph-types.js';
+import type { Edge, EdgeKind, EdgeProperties, EdgeWrite } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
 import { isUrn, parseUrn } from '../urn/urn.js';
 
@@ -114,6 +114,28 @@ export class GraphEdges {
       }
     }
     await store.setGraphVersion(this.version);
+  }
+
+  /**
+   * DataHub's lineage edges: each relationship its model marks as lineage, from the entity types
+   * having the aspect that names it to the types the annotation names.
+   */
+  lineageKinds(): EdgeKind[] {
+    const kinds = new Map<string, { relationship: string; sourceTypes: Set<string>; destinationTypes: Set<string> }>();
+    for (const entity of this.registry.entityTypes()) {
+      for (const aspect of entity.aspects.values()) {
+        if (!this.draws(aspect)) continue;
+        for (const r of aspect.relationships) {
+          if (!r.isLineage) continue;
+          // One kind per relationship and destination types: chart Consumes dataset is lineage, chart Consumes schemaField need not be.
+          const key = `${r.name}\u0000${[...r.entityTypes].sort().join(',')}`;
+          const kind = kinds.get(key) ?? { relationship: r.name, sourceTypes: new Set<string>(), destinationTypes: new Set(r.entityTypes) };
+          kind.sourceTypes.add(entity.name);
+          kinds.set(key, kind);
+        }
+      }
+    }
+    return [...kinds.values()].map((k) => ({ relationship: k.relationship, sourceTypes: [...k.sourceTypes].sort(), destinationTypes: [...k.destinationTypes].sort() }));
   }
 
   /** The aspects whose values can name edges (every entity type's, once each). */

@@ -2,8 +2,18 @@ import { ValidationError } from '../errors.js';
 import type { EdgeCursor, EdgeDirection, EdgeQuery, StoredEdge } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
 
-/** Which edges: of one entity in one direction, or (no urn) every edge of the types named. */
+/** Which edges (EdgeQuery's filters). */
 export type RelationshipScope = Omit<EdgeQuery, 'after' | 'offset' | 'limit'>;
+
+/** One entity's edges in one direction: out of it, or into it. */
+export function edgesOf(urn: string, direction: EdgeDirection, scope: Omit<RelationshipScope, 'sources' | 'destinations'> = {}): RelationshipScope {
+  return direction === 'OUTGOING' ? { ...scope, sources: [urn] } : { ...scope, destinations: [urn] };
+}
+
+/** The end of an edge that is not the entity asked about. */
+export function otherEnd(edge: StoredEdge, direction: EdgeDirection): string {
+  return direction === 'OUTGOING' ? edge.destination : edge.source;
+}
 
 /**
  * The graph's one-hop reads, as the relationship APIs ask them: a page by offset with the total

@@ -33,27 +33,35 @@ export interface EdgeWrite {
   upsert: Edge[];
 }
 
-/** Which way from `urn` the edges go: out of it (it is the source) or into it (the destination). */
+/** Which way from an entity the edges go: out of it (it is the source) or into it (the destination). */
 export type EdgeDirection = 'OUTGOING' | 'INCOMING';
 
 /**
- * Edges to read: those of one entity in one direction, or (no urn) every edge of the given
- * relationship types. Each edge once, whatever number of aspects name it, in key order: by
- * relationship, then the other end (of one entity), or by source and destination (of a type).
+ * Edges to read, each once whatever number of aspects name it, in (relationship, source,
+ * destination) order. Every filter given must hold; a list holds when any of its values does.
  */
 export interface EdgeQuery {
-  urn?: string;
-  direction: EdgeDirection;
-  /** Relationship names (none: all). Required without urn. */
+  sources?: readonly string[];
+  destinations?: readonly string[];
+  /** Relationship names. */
   types?: readonly string[];
-  /** Entity types at the other end (of one entity), or at either end (of a type). */
-  entityTypes?: readonly string[];
-  /** Keep edges whose other end (either end, without urn) is soft-deleted. */
+  sourceTypes?: readonly string[];
+  destinationTypes?: readonly string[];
+  /** Only edges of these kinds (DataHub's lineage edges: a relationship between given entity types). */
+  kinds?: readonly EdgeKind[];
+  /** Keep edges with a soft-deleted end; the ends named by `sources` or `destinations` are never checked. */
   includeRemoved?: boolean;
-  /** Edges strictly after this one, in the query's order. */
+  /** Edges strictly after this one. */
   after?: EdgeCursor;
   offset?: number;
   limit: number;
+}
+
+/** A relationship from entities of some types to entities of others. */
+export interface EdgeKind {
+  relationship: string;
+  sourceTypes: readonly string[];
+  destinationTypes: readonly string[];
 }
 
 /** A position in an edge listing: the last edge given. */

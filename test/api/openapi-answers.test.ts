@@ -116,6 +116,10 @@ const successes: Exercise[] = [
   { id: 'scrollRelationshipsByTypeV3', status: 200, request: () => ({ method: 'GET', url: '/openapi/v3/relationship/TaggedWith' }) },
   { id: 'scrollRelationshipsByEntityV2', status: 200, request: () => ({ method: 'GET', url: `/openapi/v2/relationship/dataset/${enc(ds)}?relationshipType[]=TaggedWith` }) },
   { id: 'scrollRelationshipsByEntityV3', status: 200, request: () => ({ method: 'GET', url: `/openapi/v3/relationship/dataset/${enc(ds)}?direction=INCOMING` }) },
+  { id: 'scrollRelationships', status: 200, request: () => ({ method: 'GET', url: `/openapi/v3/relationship/scroll?destinationUrns=${enc(ds)}` }) },
+  { id: 'scrollRelationshipsPost', status: 200, request: () => ({ method: 'POST', url: '/openapi/v3/relationship/scroll?relationshipTypes=TaggedWith', payload: {} }) },
+  { id: 'scrollLineage', status: 200, request: () => ({ method: 'GET', url: `/openapi/v3/lineage/scroll?sourceUrns=${enc(ds)}` }) },
+  { id: 'scrollLineagePost', status: 200, request: () => ({ method: 'POST', url: '/openapi/v3/lineage/scroll', payload: {} }) },
   { id: 'restliRelationships', status: 200, request: () => ({ method: 'GET', url: `/relationships?urn=${enc(ds)}&types=List(DownstreamOf)&direction=INCOMING` }) },
   { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
   { id: 'getEntityV2', status: 200, request: () => ({ method: 'GET', url: `/entitiesV2/${restliDs}?aspects=List(status)` }) },
@@ -218,6 +222,10 @@ const refusals: Exercise[] = [
   { id: 'scrollRelationshipsByTypeV3', status: 400, request: () => ({ method: 'GET', url: '/openapi/v3/relationship/DownstreamOf?scrollId=x' }) },
   { id: 'scrollRelationshipsByEntityV2', status: 400, request: () => ({ method: 'GET', url: `/openapi/v2/relationship/table/${enc(ds)}` }) },
   { id: 'scrollRelationshipsByEntityV3', status: 400, request: () => ({ method: 'GET', url: `/openapi/v3/relationship/dataset/${enc(ds)}?direction=UP` }) },
+  { id: 'scrollRelationships', status: 400, request: () => ({ method: 'GET', url: '/openapi/v3/relationship/scroll?sourceTypes=table' }) },
+  { id: 'scrollRelationshipsPost', status: 400, request: () => ({ method: 'POST', url: '/openapi/v3/relationship/scroll', payload: { sourceFilter: { urn: ds } } }) },
+  { id: 'scrollLineage', status: 400, request: () => ({ method: 'GET', url: '/openapi/v3/lineage/scroll?sourceUrns=nope' }) },
+  { id: 'scrollLineagePost', status: 400, request: () => ({ method: 'POST', url: '/openapi/v3/lineage/scroll?count=0', payload: {} }) },
   { id: 'restliRelationships', status: 400, request: () => ({ method: 'GET', url: `/relationships?urn=${enc(ds)}&types=List()&direction=INCOMING` }) },
   { id: 'getVersionedAspect', status: 400, request: () => ({ method: 'GET', url: '/aspects/urn:li:nope?aspect=status' }) },
   { id: 'getVersionedAspect', status: 404, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=ownership` }) },
@@ -338,7 +346,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 52);
+    assert.equal(operations.size, 56);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

@@ -108,6 +108,39 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
     assert.deepEqual(seen, [`${orders} ${pii}`, `${report} ${pii}`]);
   });
 
+  it('scrolls by filters as the SDK\'s scroll_relationships asks (GET /openapi/v3/relationship/scroll), and lineage edges alone', async () => {
+    const scroll = async (path: string, query: string, method: 'GET' | 'POST' = 'GET') => {
+      const res = await t.call({ method, url: `${path}?${query}`, ...(method === 'POST' ? { payload: {} } : {}) });
+      assert.equal(res.status, 200, res.raw);
+      return (res.body.results as Array<{ relationshipType: string; source: { urn: string }; destination: { urn: string } }>).map((r) => `${r.source.urn} ${r.relationshipType} ${r.destination.urn}`);
+    };
+    const REL = '/openapi/v3/relationship/scroll';
+    // Into orders, any relationship: the job consumes it, the report is downstream of it.
+    assert.deepEqual(await scroll(REL, `destinationUrns=${enc(orders)}`), [`${job} Consumes ${orders}`, `${report} DownstreamOf ${orders}`]);
+    assert.deepEqual(await scroll(REL, `destinationUrns=${enc(orders)}&sourceTypes=dataJob`, 'POST'), [`${job} Consumes ${orders}`]);
+    assert.deepEqual(await scroll(REL, `relationshipTypes=OwnedBy,IsPartOf&sourceUrns=${enc(report)}`), [`${report} IsPartOf ${folder}`, `${report} OwnedBy ${alice}`]);
+    assert.deepEqual(await scroll(REL, `relationshipTypes=TaggedWith&sourceUrns=${enc(orders)}&sourceUrns=${enc(report)}`), [`${orders} TaggedWith ${pii}`, `${report} TaggedWith ${pii}`]);
+    // Lineage only: no tags, owners or containers; column edges (schemaField DownstreamOf) are not dataset lineage.
+    const lineage = await scroll('/openapi/v3/lineage/scroll', `sourceUrns=${enc(report)}&sourceUrns=${enc(job)}`, 'POST');
+    assert.deepEqual(lineage, [`${job} Consumes ${orders}`, `${report} DownstreamOf ${customers}`, `${report} DownstreamOf ${orders}`, `${job} Produces ${report}`]);
+    // A page at a time.
+    const first = await t.call({ method: 'GET', url: `/openapi/v3/lineage/scroll?sourceUrns=${enc(report)}&sourceUrns=${enc(job)}&count=3` });
+    assert.equal(first.body.results.length, 3);
+    const rest = await t.call({ method: 'GET', url: `/openapi/v3/lineage/scroll?sourceUrns=${enc(report)}&sourceUrns=${enc(job)}&count=3&scrollId=${first.body.scrollId}` });
+    assert.deepEqual(rest.body, { scrollId: null, results: [{ relationshipType: 'Produces', source: { entityType: 'dataJob', urn: job }, destination: { entityType: 'dataset', urn: report } }] });
+    for (const [url, message] of [
+      [`${REL}?sourceTypes=table`, 'Unknown entity type table'],
+      [`${REL}?count=-2`, 'count must be a positive integer, got -2'],
+    ]) {
+      const res = await t.call({ method: 'GET', url });
+      assert.equal(res.status, 400, res.raw);
+      assert.equal(res.body.message, message);
+    }
+    const filtered = await t.call({ method: 'POST', url: REL, payload: { sourceFilter: { urn: orders } } });
+    assert.equal(filtered.status, 400);
+    assert.equal(filtered.body.message, 'Filters in the request body are not served: give them as query parameters (relationshipTypes, sourceTypes, destinationTypes, sourceUrns, destinationUrns)');
+  });
+
   it('answers Rest.li GET /relationships: {start, count, total, relationships: [{type, entity}]}', async () => {
     const res = await t.call({ method: 'GET', url: `/relationships?urn=${enc(orders)}&types=List(DownstreamOf,Consumes)&direction=INCOMING` });
     assert.equal(res.status, 200, res.raw);
@@ -181,14 +214,14 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
 
   it('builds the graph of an existing catalog from its aspects (a data dir from before the graph)', async () => {
     const store = t.services.store;
-    const before = await store.readEdges({ direction: 'OUTGOING', types: ['DownstreamOf', 'TaggedWith', 'OwnedBy', 'IsPartOf', 'Consumes', 'Produces'], includeRemoved: true, limit: 1000 });
+    const before = await store.readEdges({ types: ['DownstreamOf', 'TaggedWith', 'OwnedBy', 'IsPartOf', 'Consumes', 'Produces'], includeRemoved: true, limit: 1000 });
     await store.clearGraph();
     assert.equal(await store.graphVersion(), '');
-    assert.equal(await store.countEdges({ direction: 'OUTGOING', types: ['DownstreamOf'], includeRemoved: true, limit: 0 }), 0);
+    assert.equal(await store.countEdges({ types: ['DownstreamOf'], includeRemoved: true, limit: 0 }), 0);
     const graph = new GraphEdges(t.services.registry);
     await graph.ensureBuilt(store);
     assert.equal(await store.graphVersion(), graph.version);
-    const rebuilt = await store.readEdges({ direction: 'OUTGOING', types: ['DownstreamOf', 'TaggedWith', 'OwnedBy', 'IsPartOf', 'Consumes', 'Produces'], includeRemoved: true, limit: 1000 });
+    const rebuilt = await store.readEdges({ types: ['DownstreamOf', 'TaggedWith', 'OwnedBy', 'IsPartOf', 'Consumes', 'Produces'], includeRemoved: true, limit: 1000 });
     assert.ok(before.length >= 10, `${before.length} edges`);
     assert.deepEqual(rebuilt, before);
   });

@@ -127,6 +127,10 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   'relationshipType[]': fc.oneof(fc.constantFrom('DownstreamOf', 'TaggedWith', '*'), anyText),
   types: fc.oneof(fc.constantFrom('List(DownstreamOf)', 'List(TaggedWith,OwnedBy)', 'List()', 'DownstreamOf'), anyText),
   start: fc.oneof(number, fc.constantFrom('0', '-1', '1e3')),
+  sourceTypes: fc.oneof(fc.constantFrom('dataset', 'dataJob,chart', 'table', ''), anyText),
+  destinationTypes: fc.oneof(fc.constantFrom('dataset', 'tag', ''), anyText),
+  sourceUrns: fc.oneof(target.map((t) => t.urn), anyText),
+  destinationUrns: fc.oneof(target.map((t) => t.urn), anyText),
   urn: target.map((t) => t.urn),
   // Long polls are real waits: keep them short, and let the oracle allow for them.
   wait: fc.constantFrom('0', '0.2', '1', '61', '-1', 'x', '1e1', '0.0001'),
@@ -307,6 +311,12 @@ const ROUTES: RouteSpec[] = [
   { route: 'GET /relationships/v1/', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/relationships/v1/')), query: queryString(['urn', 'relationshipTypes', 'direction', 'start', 'count', 'includeSoftDelete'], ['urn', 'relationshipTypes', 'direction']) },
   { route: 'GET /relationship/{type}', methods: ['GET'], pathAndBody: noBody(relationshipTypePath), query: queryString(['count', 'scrollId', 'includeSoftDelete', 'pitKeepAlive']) },
   { route: 'GET /relationship/{entity}/{urn}', methods: ['GET'], pathAndBody: noBody(relationshipEntityPath), query: queryString(['relationshipType[]', 'direction', 'count', 'scrollId', 'includeSoftDelete']) },
+  {
+    route: 'v3 relationship and lineage scroll',
+    methods: ['GET', 'POST'],
+    pathAndBody: withBody(fc.constantFrom('/openapi/v3/relationship/scroll', '/openapi/v3/lineage/scroll'), bodyBytes(fc.oneof(fc.constant({}), fc.jsonValue({ maxDepth: 2 })))),
+    query: queryString(['relationshipTypes', 'sourceTypes', 'destinationTypes', 'sourceUrns', 'destinationUrns', 'count', 'scrollId', 'includeSoftDelete']),
+  },
   { route: 'Rest.li GET /relationships', methods: ['GET'], pathAndBody: noBody(fc.constant('/relationships')), query: queryString(['urn', 'types', 'direction', 'start', 'count'], ['urn', 'types', 'direction']) },
   { route: 'v2 GET /timeseries/{type}/{aspect}', methods: ['GET'], pathAndBody: noBody(timeseriesPath), query: queryString(['count', 'scrollId', 'startTimeMillis', 'endTimeMillis']) },
   {

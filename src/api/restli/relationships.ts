@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../errors.js';
-import { edgeDirection } from '../../graph/relationships.js';
+import { edgeDirection, edgesOf, otherEnd } from '../../graph/relationships.js';
 import type { Services } from '../../services.js';
 import { MAX_COUNT, pageSize } from '../params.js';
 import { requestUrn } from '../urns.js';
@@ -43,9 +43,8 @@ export function relationshipRoutes(app: FastifyInstance, { registry, relationshi
       if (types.length === 0) throw new ValidationError('types must name at least one relationship type');
       const start = req.query.start ?? 0;
       if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number, got ${start}`);
-      const page = await relationships.page({ urn: urn.text, direction, types }, start, pageSize(req.query.count));
-      const other = direction === 'OUTGOING' ? 'destination' : 'source';
-      return { start, count: page.edges.length, total: page.total, relationships: page.edges.map((e) => ({ type: e.relationship, entity: e[other] })) };
+      const page = await relationships.page(edgesOf(urn.text, direction, { types }), start, pageSize(req.query.count));
+      return { start, count: page.edges.length, total: page.total, relationships: page.edges.map((e) => ({ type: e.relationship, entity: otherEnd(e, direction) })) };
     },
   );
 }

@@ -31,33 +31,37 @@ export function addEdgeWrites(statement: WriteStatement, writes: readonly EdgeWr
   }
 }
 
-/** The query's distinct edges, in its order (see EdgeQuery), with its parameters. */
+/** The query's distinct edges, in (relationship, source, destination) order (see EdgeQuery), with its parameters. */
 export function edgesSql(query: EdgeQuery, params: unknown[], ordered: boolean): string {
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
   const where: string[] = [];
-  let order: Array<'source' | 'relationship' | 'destination'>;
-  let others: Array<'source' | 'destination'>;
-  if (query.urn !== undefined) {
-    const [mine, other] = query.direction === 'OUTGOING' ? (['source', 'destination'] as const) : (['destination', 'source'] as const);
-    where.push(`e.${mine} = ${param(query.urn)}`);
-    order = ['relationship', other];
-    others = [other];
-  } else {
-    order = ['relationship', 'source', 'destination'];
-    others = ['source', 'destination'];
+  const among = (column: string, values: readonly string[] | undefined) => {
+    if (values?.length) where.push(`e.${column} = ANY(${param(values)}::text[])`);
+  };
+  among('source', query.sources);
+  among('destination', query.destinations);
+  among('relationship', query.types);
+  among('source_type', query.sourceTypes);
+  among('destination_type', query.destinationTypes);
+  if (query.kinds) {
+    const kinds = query.kinds.map(
+      (k) => `(e.relationship = ${param(k.relationship)} AND e.source_type = ANY(${param(k.sourceTypes)}::text[]) AND e.destination_type = ANY(${param(k.destinationTypes)}::text[]))`,
+    );
+    where.push(`(${kinds.join(' OR ') || 'false'})`);
   }
-  if (query.types?.length) where.push(`e.relationship = ANY(${param(query.types)}::text[])`);
-  if (query.entityTypes?.length) where.push(`(${others.map((o) => `e.${o}_type = ANY(${param(query.entityTypes)}::text[])`).join(' OR ')})`);
-  if (query.after) where.push(`(${order.map((c) => `e.${c}`).join(', ')}) > (${order.map((c) => `${param(query.after![c])}::text COLLATE "C"`).join(', ')})`);
+  if (query.after) {
+    const { relationship, source, destination } = query.after;
+    where.push(`(e.relationship, e.source, e.destination) > (${[relationship, source, destination].map((v) => `${param(v)}::text COLLATE "C"`).join(', ')})`);
+  }
+  const removed = (column: string) =>
+    `NOT EXISTS (SELECT 1 FROM aspects s WHERE s.urn = e.${column} AND s.aspect = 'status' AND (s.metadata::jsonb ->> 'removed') = 'true')`;
   if (!query.includeRemoved) {
-    for (const o of others) {
-      where.push(`NOT EXISTS (SELECT 1 FROM aspects s WHERE s.urn = e.${o} AND s.aspect = 'status' AND (s.metadata::jsonb ->> 'removed') = 'true')`);
-    }
+    if (!query.sources?.length) where.push(removed('source'));
+    if (!query.destinations?.length) where.push(removed('destination'));
   }
   return `SELECT DISTINCT e.source, e.source_type AS "sourceType", e.relationship, e.destination, e.destination_type AS "destinationType"
-            FROM edges e WHERE ${where.join(' AND ') || 'true'}${ordered ? ` ORDER BY ${order.map((c) => `e.${c}`).join(', ')}` : ''}`;
+            FROM edges e WHERE ${where.join(' AND ') || 'true'}${ordered ? ' ORDER BY e.relationship, e.source, e.destination' : ''}`;
 }
-

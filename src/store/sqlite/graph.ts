@@ -67,28 +67,33 @@ const list = (values: readonly string[], params: Param[]) => {
   return values.map(() => '?').join(', ');
 };
 
-/** The query's distinct edges, in its order (see EdgeQuery). */
+/** The query's distinct edges, in (relationship, source, destination) order (see EdgeQuery). */
 function selectSql(query: EdgeQuery, params: Param[], ordered: boolean): string {
   const where: string[] = [];
-  let order: string[];
-  let others: string[];
-  if (query.urn !== undefined) {
-    const [mine, other] = query.direction === 'OUTGOING' ? ['source', 'destination'] : ['destination', 'source'];
-    where.push(`e.${mine} = ?`);
-    params.push(query.urn);
-    order = ['relationship', other];
-    others = [other];
-  } else {
-    order = ['relationship', 'source', 'destination'];
-    others = ['source', 'destination'];
+  const among = (column: string, values: readonly string[] | undefined) => {
+    if (values?.length) where.push(`e.${column} IN (${list(values, params)})`);
+  };
+  among('source', query.sources);
+  among('destination', query.destinations);
+  among('relationship', query.types);
+  among('source_type', query.sourceTypes);
+  among('destination_type', query.destinationTypes);
+  if (query.kinds) {
+    const kinds = query.kinds.map((k) => {
+      params.push(k.relationship);
+      return `(e.relationship = ? AND e.source_type IN (${list(k.sourceTypes, params)}) AND e.destination_type IN (${list(k.destinationTypes, params)}))`;
+    });
+    where.push(`(${kinds.join(' OR ') || '0'})`);
   }
-  if (query.types?.length) where.push(`e.relationship IN (${list(query.types, params)})`);
-  if (query.entityTypes?.length) where.push(`(${others.map((o) => `e.${o}_type IN (${list(query.entityTypes!, params)})`).join(' OR ')})`);
   if (query.after) {
-    where.push(`(${order.map((c) => `e.${c}`).join(', ')}) > (${order.map(() => '?').join(', ')})`);
-    params.push(...order.map((c) => query.after![c as 'source' | 'relationship' | 'destination']));
+    // With a source or destination fixed, the walk is the key's or edges_in's order all the same.
+    where.push('(e.relationship, e.source, e.destination) > (?, ?, ?)');
+    params.push(query.after.relationship, query.after.source, query.after.destination);
   }
-  if (!query.includeRemoved) for (const o of others) where.push(`NOT ${removed(o)}`);
+  if (!query.includeRemoved) {
+    if (!query.sources?.length) where.push(`NOT ${removed('source')}`);
+    if (!query.destinations?.length) where.push(`NOT ${removed('destination')}`);
+  }
   return `SELECT DISTINCT e.source AS source, e.source_type AS sourceType, e.relationship AS relationship, e.destination AS destination, e.destination_type AS destinationType
-            FROM edges e WHERE ${where.join(' AND ') || '1'}${ordered ? ` ORDER BY ${order.map((c) => `e.${c}`).join(', ')}` : ''}`;
+            FROM edges e WHERE ${where.join(' AND ') || '1'}${ordered ? ' ORDER BY e.relationship, e.source, e.destination' : ''}`;
 }
