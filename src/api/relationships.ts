@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.js';
-import { edgeDirection, edgesOf, otherEnd, type Relationships } from '../graph/relationships.js';
+import { edgeDirection, edgesOf, otherEnd, relationshipTypes, type Relationships } from '../graph/relationships.js';
 import type { Registry } from '../registry/registry.js';
 import type { EdgeKind, StoredEdge } from '../store/graph-types.js';
 import { ref, type JsonSchema } from './answers.js';
@@ -63,7 +63,7 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
       async (req) => {
         const { urn } = requestUrn(registry, req.query.urn);
         const direction = edgeDirection(req.query.direction);
-        const types = relationshipNames(req.query.relationshipTypes);
+        const types = relationshipTypes(req.query.relationshipTypes);
         if (types.length === 0) throw new ValidationError('relationshipTypes must name at least one relationship type');
         const start = req.query.start ?? 0;
         if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number, got ${start}`);
@@ -92,7 +92,7 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
         },
       },
       async (req) => {
-        const scope = { types: [req.params.relationshipType], includeRemoved: req.query.includeSoftDelete === true };
+        const scope = { types: relationshipTypes([req.params.relationshipType]), includeRemoved: req.query.includeSoftDelete === true };
         return scrollAnswer(await relationships.scroll(scope, pageSize(req.query.count), req.query.scrollId));
       },
     );
@@ -126,7 +126,7 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
       },
       async (req) => {
         const { urn } = typedUrn(registry, req.params.entityName, req.params.entityUrn);
-        const types = relationshipNames(req.query['relationshipType[]']).filter((t) => t !== '*');
+        const types = relationshipTypes(req.query['relationshipType[]']).filter((t) => t !== '*');
         const scope = edgesOf(urn.text, edgeDirection(req.query.direction, 'OUTGOING'), { types, includeRemoved: req.query.includeSoftDelete === true });
         return scrollAnswer(await relationships.scroll(scope, pageSize(req.query.count), req.query.scrollId));
       },
@@ -186,9 +186,10 @@ export function filteredScrollRoutes(app: FastifyInstance, relationships: Relati
           const q = req.query;
           // URNs hold commas: repeated only, never split.
           const urnList = (raw: string[] | undefined) => [...new Set((raw ?? []).filter((text) => text !== '').map((text) => requestUrn(registry, text).urn.text))];
-          const typeList = (raw: string[] | undefined) => relationshipNames(raw).map((name) => pathEntityType(registry, name).name);
+          const typeList = (raw: string[] | undefined) =>
+            [...new Set((raw ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))].map((name) => pathEntityType(registry, name).name);
           const scope = {
-            types: relationshipNames(q.relationshipTypes),
+            types: relationshipTypes(q.relationshipTypes),
             sourceTypes: typeList(q.sourceTypes),
             destinationTypes: typeList(q.destinationTypes),
             sources: urnList(q.sourceUrns),
@@ -208,11 +209,6 @@ function emptyBody(body: unknown): boolean {
   if (body === undefined || body === null || body === '') return true;
   if (typeof body !== 'object' || Array.isArray(body)) return false;
   return Object.values(body).every((v) => v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
-}
-
-/** Relationship names given repeated or comma-separated. */
-function relationshipNames(raw: readonly string[] | undefined): string[] {
-  return [...new Set((raw ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
 }
 
 function scrollAnswer({ edges, scrollId }: { edges: StoredEdge[]; scrollId: string | null }) {

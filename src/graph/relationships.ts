@@ -38,6 +38,19 @@ export class Relationships {
   }
 }
 
+/**
+ * Relationship names as requests give them (repeated, or comma-separated), each checked: DataHub's
+ * are identifiers (`DownstreamOf`, `consumesField`), and anything else (a NUL byte, which
+ * PostgreSQL cannot hold in text) is refused rather than looked up.
+ */
+export function relationshipTypes(raw: readonly string[] | undefined): string[] {
+  const names = [...new Set((raw ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
+  for (const name of names) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,99}$/.test(name) && name !== '*') throw new ValidationError(`Invalid relationship type ${JSON.stringify(name.slice(0, 100))}: a name such as DownstreamOf`);
+  }
+  return names;
+}
+
 /** A direction as DataHub's clients write it, any case; refused otherwise. */
 export function edgeDirection(text: string | undefined, fallback?: EdgeDirection): EdgeDirection {
   if (text === undefined && fallback) return fallback;
@@ -55,7 +68,8 @@ function decodeEdgeScrollId(scrollId: string | undefined): EdgeCursor | undefine
   if (scrollId === undefined || scrollId === '') return undefined;
   try {
     const decoded: unknown = JSON.parse(Buffer.from(scrollId, 'base64url').toString('utf8'));
-    if (Array.isArray(decoded) && decoded.length === 3 && decoded.every((p) => typeof p === 'string')) {
+    // Strings only, and none with a NUL byte (PostgreSQL text cannot hold one).
+    if (Array.isArray(decoded) && decoded.length === 3 && decoded.every((p) => typeof p === 'string' && !p.includes('\u0000'))) {
       const [relationship, source, destination] = decoded as string[];
       return { relationship, source, destination };
     }

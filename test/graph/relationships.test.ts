@@ -237,6 +237,10 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
       [`/openapi/v3/relationship/tag/${enc(report)}`, `The URN ${report} is not of entity type tag`],
       [`/openapi/v2/relationship/DownstreamOf?scrollId=bm9wZQ`, 'Invalid scrollId: bm9wZQ'],
       [`/relationships?urn=${enc(orders)}&types=List()&direction=INCOMING`, 'types must name at least one relationship type'],
+      // A NUL byte reached PostgreSQL as text and answered 500 (found by the hostile-input suite).
+      ['/openapi/v2/relationship/v%00alueOf', 'Invalid relationship type "v\\u0000alueOf": a name such as DownstreamOf'],
+      [`/openapi/relationships/v1/?urn=${enc(report)}&relationshipTypes=Owned%20By&direction=OUTGOING`, 'Invalid relationship type "Owned By": a name such as DownstreamOf'],
+      [`/openapi/v2/relationship/DownstreamOf?scrollId=${Buffer.from(JSON.stringify(['DownstreamOf', 'a\u0000', 'b'])).toString('base64url')}`, `Invalid scrollId: ${Buffer.from(JSON.stringify(['DownstreamOf', 'a\u0000', 'b'])).toString('base64url')}`],
     ];
     for (const [url, message] of refusals) {
       const res = await t.call({ method: 'GET', url });

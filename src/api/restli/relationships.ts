@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../errors.js';
-import { edgeDirection, edgesOf, otherEnd } from '../../graph/relationships.js';
+import { edgeDirection, edgesOf, otherEnd, relationshipTypes } from '../../graph/relationships.js';
 import type { Services } from '../../services.js';
 import { MAX_COUNT, pageSize } from '../params.js';
 import { requestUrn } from '../urns.js';
@@ -39,7 +39,7 @@ export function relationshipRoutes(app: FastifyInstance, { registry, relationshi
     async (req) => {
       const { urn } = requestUrn(registry, req.query.urn);
       const direction = edgeDirection(req.query.direction);
-      const types = [...new Set((req.query.types ?? []).flatMap((item) => (/^List\((.*)\)$/s.exec(item)?.[1] ?? item).split(',')).filter((t) => t !== ''))];
+      const types = relationshipTypes((req.query.types ?? []).map((item) => /^List\((.*)\)$/s.exec(item)?.[1] ?? item));
       if (types.length === 0) throw new ValidationError('types must name at least one relationship type');
       const start = req.query.start ?? 0;
       if (!Number.isInteger(start) || start < 0) throw new ValidationError(`start must be a whole number, got ${start}`);
