@@ -1,9 +1,9 @@
 import { ValidationError } from '../errors.js';
-import type { EdgeCursor, EdgeDirection, EdgeQuery, StoredEdge } from '../store/graph-types.js';
+import type { EdgeCursor, EdgeDirection, EdgeFilter, StoredEdge } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
 
-/** Which edges (EdgeQuery's filters). */
-export type RelationshipScope = Omit<EdgeQuery, 'after' | 'offset' | 'limit'>;
+/** Which edges (the store's EdgeFilter). */
+export type RelationshipScope = EdgeFilter;
 
 /** One entity's edges in one direction: out of it, or into it. */
 export function edgesOf(urn: string, direction: EdgeDirection, scope: Omit<RelationshipScope, 'sources' | 'destinations'> = {}): RelationshipScope {
@@ -24,7 +24,7 @@ export class Relationships {
   constructor(private readonly store: Store) {}
 
   async page(scope: RelationshipScope, start: number, count: number): Promise<{ total: number; edges: StoredEdge[] }> {
-    const [total, edges] = await Promise.all([this.store.countEdges({ ...scope, limit: 0 }), this.store.readEdges({ ...scope, offset: start, limit: count })]);
+    const [total, edges] = await Promise.all([this.store.countEdges(scope), this.store.readEdges({ ...scope, offset: start, limit: count })]);
     return { total, edges };
   }
 

@@ -139,10 +139,13 @@ export class PendingCommit {
     const indexer = this.indexer;
     const index = indexer ? await indexer.writes(changes.filter((c) => indexer.indexes(c.entity, c.aspect)), lookups, store) : [];
     const edges: EdgeWrite[] = [];
-    for (const { urn, entity, aspect, before, after } of this.graph ? changes : []) {
-      const spec = entity.aspects.get(aspect);
-      const write = spec && this.graph!.change(urn, spec, before, after);
-      if (write) edges.push(write);
+    const graph = this.graph;
+    if (graph) {
+      for (const { urn, entity, aspect, before, after } of changes) {
+        const spec = entity.aspects.get(aspect);
+        const write = spec && graph.change(urn, spec, before, after);
+        if (write) edges.push(write);
+      }
     }
     return { writes: this.writes, events: this.events, index, points: this.points, pointRemovals: this.pointRemovals, edges };
   }

@@ -37,10 +37,10 @@ export interface EdgeWrite {
 export type EdgeDirection = 'OUTGOING' | 'INCOMING';
 
 /**
- * Edges to read, each once whatever number of aspects name it, in (relationship, source,
+ * Which edges to read, each once whatever number of aspects name it, in (relationship, source,
  * destination) order. Every filter given must hold; a list holds when any of its values does.
  */
-export interface EdgeQuery {
+export interface EdgeFilter {
   sources?: readonly string[];
   destinations?: readonly string[];
   /** Relationship names. */
@@ -51,6 +51,10 @@ export interface EdgeQuery {
   kinds?: readonly EdgeKind[];
   /** Keep edges with a soft-deleted end; the ends named by `sources` or `destinations` are never checked. */
   includeRemoved?: boolean;
+}
+
+/** A page of the filter's edges: after a cursor or an offset. */
+export interface EdgeQuery extends EdgeFilter {
   /** Edges strictly after this one. */
   after?: EdgeCursor;
   offset?: number;

@@ -1,4 +1,4 @@
-import type { EdgeQuery, EdgeWrite, StoredEdge } from './graph-types.js';
+import type { EdgeFilter, EdgeQuery, EdgeWrite, StoredEdge } from './graph-types.js';
 import type { IndexWrite, SearchQuery, SearchResult } from './search-types.js';
 
 /**
@@ -246,8 +246,8 @@ export interface Store extends TokenStore {
   setSearchIndexVersion(version: string): Promise<void>;
   /** Edges of one entity or one relationship type, each once (EdgeQuery). */
   readEdges(query: EdgeQuery): Promise<StoredEdge[]>;
-  /** How many edges readEdges would give without a limit, offset or cursor. */
-  countEdges(query: EdgeQuery): Promise<number>;
+  /** How many edges the filter holds (readEdges without a limit, offset or cursor). */
+  countEdges(filter: EdgeFilter): Promise<number>;
   /** The version of how edges are drawn (GraphEdges.version) the graph was built with ('': never built). */
   graphVersion(): Promise<string>;
   /** Removes every edge, to draw the graph again (then setGraphVersion). */

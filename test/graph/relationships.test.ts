@@ -217,7 +217,7 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
     const before = await store.readEdges({ types: ['DownstreamOf', 'TaggedWith', 'OwnedBy', 'IsPartOf', 'Consumes', 'Produces'], includeRemoved: true, limit: 1000 });
     await store.clearGraph();
     assert.equal(await store.graphVersion(), '');
-    assert.equal(await store.countEdges({ types: ['DownstreamOf'], includeRemoved: true, limit: 0 }), 0);
+    assert.equal(await store.countEdges({ types: ['DownstreamOf'], includeRemoved: true }), 0);
     const graph = new GraphEdges(t.services.registry);
     await graph.ensureBuilt(store);
     assert.equal(await store.graphVersion(), graph.version);

@@ -1,4 +1,4 @@
-import type { EdgeQuery, EdgeWrite } from '../graph-types.js';
+import type { EdgeFilter, EdgeQuery, EdgeWrite } from '../graph-types.js';
 import type { WriteStatement } from './write-statement.js';
 
 /**
@@ -32,7 +32,7 @@ export function addEdgeWrites(statement: WriteStatement, writes: readonly EdgeWr
 }
 
 /** The query's distinct edges, in (relationship, source, destination) order (see EdgeQuery), with its parameters. */
-export function edgesSql(query: EdgeQuery, params: unknown[], ordered: boolean): string {
+export function edgesSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: unknown[], ordered: boolean): string {
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;

@@ -1,4 +1,4 @@
-import type { EdgeQuery, StoredEdge } from '../graph-types.js';
+import type { EdgeFilter, EdgeQuery, StoredEdge } from '../graph-types.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
 import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, Store, StoredAspect, StoredPoint, StoreLocation, TokenRecord } from '../store.js';
 import { PostgresChangeLog } from './change-log.js';
@@ -112,9 +112,9 @@ export class PostgresStore implements Store {
     return this.db.rows<StoredEdge & Record<string, unknown>>(sql, [...params, query.limit, query.offset ?? 0]);
   }
 
-  async countEdges(query: EdgeQuery): Promise<number> {
+  async countEdges(filter: EdgeFilter): Promise<number> {
     const params: unknown[] = [];
-    const rows = await this.db.rows<{ n: string }>(`SELECT count(*) AS n FROM (${edgesSql({ ...query, after: undefined }, params, false)}) edges`, params);
+    const rows = await this.db.rows<{ n: string }>(`SELECT count(*) AS n FROM (${edgesSql(filter, params, false)}) edges`, params);
     return Number(rows[0]?.n ?? 0);
   }
 

@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { EdgeQuery, EdgeWrite, StoredEdge } from '../graph-types.js';
+import type { EdgeFilter, EdgeQuery, EdgeWrite, StoredEdge } from '../graph-types.js';
 
 type Param = string | number;
 
 /** The edges table (migrate.ts): edge writes inside the commit's transaction, and the relationship reads. */
 export class SqliteGraph {
   private readonly stmt;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
@@ -36,13 +37,24 @@ export class SqliteGraph {
     const params: Param[] = [];
     const sql = `${selectSql(query, params, true)} LIMIT ? OFFSET ?`;
     params.push(query.limit, query.offset ?? 0);
-    return this.db.prepare<Param[], StoredEdge>(sql).all(...params);
+    return this.statement(sql).all(params) as StoredEdge[];
   }
 
-  count(query: EdgeQuery): number {
+  count(query: EdgeFilter): number {
     const params: Param[] = [];
-    const sql = `SELECT count(*) FROM (${selectSql({ ...query, after: undefined }, params, false)})`;
-    return this.db.prepare<Param[], number>(sql).pluck().get(...params) ?? 0;
+    const sql = `SELECT count(*) FROM (${selectSql(query, params, false)})`;
+    return (this.statement(sql).pluck().get(params) as number | undefined) ?? 0;
+  }
+
+  /** Queries differ by shape (which filters, how many values): the common ones stay prepared. */
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size > 200) this.statements.clear();
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   version(): string {
@@ -63,12 +75,12 @@ const removed = (column: string) =>
   `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = e.${column} AND s.aspect = 'status' AND json_extract(s.metadata, '$.removed') = 1)`;
 
 const list = (values: readonly string[], params: Param[]) => {
-  params.push(...values);
+  for (const value of values) params.push(value);
   return values.map(() => '?').join(', ');
 };
 
 /** The query's distinct edges, in (relationship, source, destination) order (see EdgeQuery). */
-function selectSql(query: EdgeQuery, params: Param[], ordered: boolean): string {
+function selectSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: Param[], ordered: boolean): string {
   const where: string[] = [];
   const among = (column: string, values: readonly string[] | undefined) => {
     if (values?.length) where.push(`e.${column} IN (${list(values, params)})`);

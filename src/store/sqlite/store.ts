@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Pacer } from '../../pace.js';
-import type { EdgeQuery, StoredEdge } from '../graph-types.js';
+import type { EdgeFilter, EdgeQuery, StoredEdge } from '../graph-types.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
 import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, StoreLocation, Store, StoredAspect, StoredPoint, TokenRecord } from '../store.js';
 import { AspectReads } from './aspect-reads.js';
@@ -156,9 +156,9 @@ export class SqliteStore implements Store {
     return this.graph.read(query);
   }
 
-  async countEdges(query: EdgeQuery): Promise<number> {
+  async countEdges(filter: EdgeFilter): Promise<number> {
     if (this.commits.busy) await this.quiet();
-    return this.graph.count(query);
+    return this.graph.count(filter);
   }
 
   async graphVersion(): Promise<string> {
