@@ -23,6 +23,7 @@ import { entityShapesV3 } from './api/v3/shapes.js';
 import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
+import { lineageRoutes, lineageShapes } from './api/lineage.js';
 import { filteredScrollRoutes, relationshipRoutes, relationshipShapes } from './api/relationships.js';
 import { timelineRoutes, timelineShapes } from './api/timeline.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
@@ -70,7 +71,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool, sqliteSync: options.sqliteSync }));
   const store = meterStore(opened, metrics.storeSeconds);
   metrics.watchChangeLog(store);
-  const { reader, ingest, tests, indexer, graph, relationships, search, timeline, forget } = buildCore(store, registry, options);
+  const { reader, ingest, tests, indexer, graph, relationships, lineage, search, timeline, forget } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
   await graph.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
@@ -150,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     authenticate(req, done);
   });
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...relationshipShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -165,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   timelineRoutes(app, timeline);
   relationshipRoutes(app, relationships, registry);
   filteredScrollRoutes(app, relationships, registry, graph.lineageKinds());
+  lineageRoutes(app, lineage, registry);
   timeseriesRoutesV2(app, services);
   await consoleRoutes(app);
   await app.ready();

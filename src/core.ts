@@ -1,4 +1,5 @@
 import { GraphEdges } from './graph/edges.js';
+import { Lineage } from './graph/lineage.js';
 import { Relationships } from './graph/relationships.js';
 import { DEFAULT_MAX_WRITE_CHARS, Ingest } from './ingest/ingest.js';
 import { TestCatalog } from './metatests/catalog.js';
@@ -21,6 +22,7 @@ export interface Core {
   indexer: SearchIndexer;
   graph: GraphEdges;
   relationships: Relationships;
+  lineage: Lineage;
   search: SearchService;
   reader: Reader;
   ingest: Ingest;
@@ -56,5 +58,5 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
   const search = new SearchService(registry, fields, propertyLookup(reader), store);
-  return { registry, store, indexer, graph, relationships: new Relationships(store), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
+  return { registry, store, indexer, graph, relationships: new Relationships(store), lineage: new Lineage(store, registry, graph.walkKinds()), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
 }

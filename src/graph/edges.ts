@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AspectSpec, EntitySpec, Registry } from '../registry/registry.js';
-import type { Edge, EdgeKind, EdgeProperties, EdgeWrite } from '../store/graph-types.js';
+import type { Edge, EdgeProperties, EdgeWrite } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
 import { isUrn, parseUrn } from '../urn/urn.js';
+import type { LineageKind } from './lineage.js';
 
 /**
  * Column lineage's record: each downstream field is `DownstreamOf` each upstream field, with the
@@ -118,24 +119,30 @@ export class GraphEdges {
 
   /**
    * DataHub's lineage edges: each relationship its model marks as lineage, from the entity types
-   * having the aspect that names it to the types the annotation names.
+   * having the aspect that names it to the types the annotation names, and which way it points.
    */
-  lineageKinds(): EdgeKind[] {
-    const kinds = new Map<string, { relationship: string; sourceTypes: Set<string>; destinationTypes: Set<string> }>();
+  lineageKinds(): LineageKind[] {
+    const kinds = new Map<string, { relationship: string; upstream: boolean; sourceTypes: Set<string>; destinationTypes: Set<string> }>();
     for (const entity of this.registry.entityTypes()) {
       for (const aspect of entity.aspects.values()) {
         if (!this.draws(aspect)) continue;
         for (const r of aspect.relationships) {
           if (!r.isLineage) continue;
-          // One kind per relationship and destination types: chart Consumes dataset is lineage, chart Consumes schemaField need not be.
-          const key = `${r.name}\u0000${[...r.entityTypes].sort().join(',')}`;
-          const kind = kinds.get(key) ?? { relationship: r.name, sourceTypes: new Set<string>(), destinationTypes: new Set(r.entityTypes) };
+          const upstream = r.isUpstream !== false;
+          // One kind per relationship, way and destination types: chart Consumes dataset is lineage, chart Consumes schemaField need not be.
+          const key = `${r.name}\u0000${upstream}\u0000${[...r.entityTypes].sort().join(',')}`;
+          const kind = kinds.get(key) ?? { relationship: r.name, upstream, sourceTypes: new Set<string>(), destinationTypes: new Set(r.entityTypes) };
           kind.sourceTypes.add(entity.name);
           kinds.set(key, kind);
         }
       }
     }
-    return [...kinds.values()].map((k) => ({ relationship: k.relationship, sourceTypes: [...k.sourceTypes].sort(), destinationTypes: [...k.destinationTypes].sort() }));
+    return [...kinds.values()].map((k) => ({ relationship: k.relationship, upstream: k.upstream, sourceTypes: [...k.sourceTypes].sort(), destinationTypes: [...k.destinationTypes].sort() }));
+  }
+
+  /** What a lineage walk follows: the lineage kinds, and column lineage (schema field to schema field). */
+  walkKinds(): LineageKind[] {
+    return [...this.lineageKinds(), { relationship: 'DownstreamOf', upstream: true, sourceTypes: ['schemaField'], destinationTypes: ['schemaField'] }];
   }
 
   /** The aspects whose values can name edges (every entity type's, once each). */

@@ -15,6 +15,7 @@ const TIMED = [
   // The graph: an entity's relationships, and their counts.
   'readEdges',
   'countEdges',
+  'adjacentEdges',
   'readEvents',
   'pruneEvents',
   // Timeseries points: an entity's, the latest ones, a scroll, deletes and retention.

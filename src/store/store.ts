@@ -248,6 +248,11 @@ export interface Store extends TokenStore {
   readEdges(query: EdgeQuery): Promise<StoredEdge[]>;
   /** How many edges the filter holds (readEdges without a limit, offset or cursor). */
   countEdges(filter: EdgeFilter): Promise<number>;
+  /**
+   * Every edge of the filter, each once, in no order: a walk's step from its frontier, which
+   * `sources` or `destinations` names (and so bounds).
+   */
+  adjacentEdges(filter: EdgeFilter): Promise<StoredEdge[]>;
   /** The version of how edges are drawn (GraphEdges.version) the graph was built with ('': never built). */
   graphVersion(): Promise<string>;
   /** Removes every edge, to draw the graph again (then setGraphVersion). */

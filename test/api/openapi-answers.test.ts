@@ -119,6 +119,7 @@ const successes: Exercise[] = [
   { id: 'scrollRelationships', status: 200, request: () => ({ method: 'GET', url: `/openapi/v3/relationship/scroll?destinationUrns=${enc(ds)}` }) },
   { id: 'scrollRelationshipsPost', status: 200, request: () => ({ method: 'POST', url: '/openapi/v3/relationship/scroll?relationshipTypes=TaggedWith', payload: {} }) },
   { id: 'scrollLineage', status: 200, request: () => ({ method: 'GET', url: `/openapi/v3/lineage/scroll?sourceUrns=${enc(ds)}` }) },
+  { id: 'walkLineage', status: 200, request: () => ({ method: 'GET', url: `/openapi/v3/lineage/dataset/${enc(ds)}?direction=DOWNSTREAM&maxHops=2` }) },
   { id: 'scrollLineagePost', status: 200, request: () => ({ method: 'POST', url: '/openapi/v3/lineage/scroll', payload: {} }) },
   { id: 'restliRelationships', status: 200, request: () => ({ method: 'GET', url: `/relationships?urn=${enc(ds)}&types=List(DownstreamOf)&direction=INCOMING` }) },
   { id: 'getVersionedAspect', status: 200, request: () => ({ method: 'GET', url: `/aspects/${restliDs}?aspect=status&version=0` }) },
@@ -225,6 +226,7 @@ const refusals: Exercise[] = [
   { id: 'scrollRelationships', status: 400, request: () => ({ method: 'GET', url: '/openapi/v3/relationship/scroll?sourceTypes=table' }) },
   { id: 'scrollRelationshipsPost', status: 400, request: () => ({ method: 'POST', url: '/openapi/v3/relationship/scroll', payload: { sourceFilter: { urn: ds } } }) },
   { id: 'scrollLineage', status: 400, request: () => ({ method: 'GET', url: '/openapi/v3/lineage/scroll?sourceUrns=nope' }) },
+  { id: 'walkLineage', status: 400, request: () => ({ method: 'GET', url: `/openapi/v3/lineage/dataset/${enc(ds)}?direction=SIDEWAYS` }) },
   { id: 'scrollLineagePost', status: 400, request: () => ({ method: 'POST', url: '/openapi/v3/lineage/scroll?count=0', payload: {} }) },
   { id: 'restliRelationships', status: 400, request: () => ({ method: 'GET', url: `/relationships?urn=${enc(ds)}&types=List()&direction=INCOMING` }) },
   { id: 'getVersionedAspect', status: 400, request: () => ({ method: 'GET', url: '/aspects/urn:li:nope?aspect=status' }) },
@@ -346,7 +348,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 56);
+    assert.equal(operations.size, 57);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

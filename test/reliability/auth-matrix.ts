@@ -215,6 +215,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
     { name: 'GET /openapi/v3/relationship/scroll', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `/openapi/v3/relationship/scroll?destinationUrns=${encodeURIComponent(MATRIX_DATASET)}` }) },
     { name: 'POST /openapi/v3/relationship/scroll', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/openapi/v3/relationship/scroll?relationshipTypes=TaggedWith', body: {} }) },
     { name: 'GET /openapi/v3/lineage/scroll', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `/openapi/v3/lineage/scroll?sourceUrns=${encodeURIComponent(MATRIX_DATASET)}` }) },
+    { name: 'GET /openapi/v3/lineage/{entity}/{urn}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: `/openapi/v3/lineage/dataset/${encodeURIComponent(MATRIX_DATASET)}?direction=UPSTREAM` }) },
     { name: 'POST /openapi/v3/lineage/scroll', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/openapi/v3/lineage/scroll?count=5', body: {} }) },
     { name: 'GET /openapi/v2/relationship/{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/relationship/DownstreamOf?count=2' }) },
     { name: 'GET /openapi/v3/relationship/{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v3/relationship/TaggedWith?count=2' }) },

@@ -118,6 +118,11 @@ export class PostgresStore implements Store {
     return Number(rows[0]?.n ?? 0);
   }
 
+  adjacentEdges(filter: EdgeFilter): Promise<StoredEdge[]> {
+    const params: unknown[] = [];
+    return this.db.rows<StoredEdge & Record<string, unknown>>(edgesSql(filter, params, false), params);
+  }
+
   async graphVersion(): Promise<string> {
     const rows = await this.db.rows<{ value: string }>(`SELECT value FROM search_meta WHERE key = 'graph'`);
     return rows[0]?.value ?? '';

@@ -40,6 +40,11 @@ export class SqliteGraph {
     return this.statement(sql).all(params) as StoredEdge[];
   }
 
+  adjacent(filter: EdgeFilter): StoredEdge[] {
+    const params: Param[] = [];
+    return this.statement(selectSql(filter, params, false)).all(params) as StoredEdge[];
+  }
+
   count(query: EdgeFilter): number {
     const params: Param[] = [];
     const sql = `SELECT count(*) FROM (${selectSql(query, params, false)})`;

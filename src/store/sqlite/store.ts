@@ -161,6 +161,11 @@ export class SqliteStore implements Store {
     return this.graph.count(filter);
   }
 
+  async adjacentEdges(filter: EdgeFilter): Promise<StoredEdge[]> {
+    if (this.commits.busy) await this.quiet();
+    return this.graph.adjacent(filter);
+  }
+
   async graphVersion(): Promise<string> {
     if (this.commits.busy) await this.quiet();
     return this.graph.version();

@@ -1,0 +1,169 @@
+import type { Registry } from '../registry/registry.js';
+import type { EdgeKind, StoredEdge } from '../store/graph-types.js';
+import type { Store } from '../store/store.js';
+import { platformOf } from './platform.js';
+
+/** Which way a lineage walk goes from its root. */
+export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
+
+/**
+ * A lineage relationship between entity types, and which way it points: `upstream` when its
+ * destination is upstream of its source (a dataset is `DownstreamOf` its upstream, a job
+ * `Consumes` its input), false when downstream (a job `Produces` its output: DataHub's
+ * `isUpstream: false`).
+ */
+export interface LineageKind extends EdgeKind {
+  upstream: boolean;
+}
+
+/** What a walk is asked. */
+export interface LineageRequest {
+  root: string;
+  direction: LineageDirection;
+  /** Hops at most (an edge each: dataset → job → dataset is two). */
+  maxHops: number;
+  /** Wall-clock milliseconds the walk may take; past them it stops and says `partial`. */
+  budgetMs: number;
+  includeRemoved: boolean;
+}
+
+/** An entity the walk reached: its least number of hops from the root and one path that short. */
+export interface LineageHit {
+  urn: string;
+  entityType: string;
+  /** The relationship of the edge it was first reached by. */
+  relationship: string;
+  degree: number;
+}
+
+/** A page's entity, with one of its shortest paths from the root. */
+export interface LineagePathHit extends LineageHit {
+  /** Root first, this entity last. */
+  path: string[];
+}
+
+export interface LineageWalk {
+  hits: LineageHit[];
+  /** One of the shortest paths to a reached entity, root first. */
+  path(urn: string): string[];
+  /** The walk stopped at its budget: entities further away may be missing. */
+  partial: boolean;
+  /** Hops fully explored. */
+  hops: number;
+}
+
+/** Degree buckets as DataHub's lineage filter names them. */
+export type DegreeBucket = '1' | '2' | '3+';
+export const DEGREE_BUCKETS: readonly DegreeBucket[] = ['1', '2', '3+'];
+
+/** Which of the reached entities a page holds (each list: any of its values; empty: all). */
+export interface LineageFilters {
+  entityTypes: readonly string[];
+  /** Platform URNs. */
+  platforms: readonly string[];
+  degrees: readonly DegreeBucket[];
+}
+
+export interface LineagePage {
+  /** Entities reached that pass the type and platform filters, per degree bucket (before the degree filter). */
+  degrees: Record<DegreeBucket, number>;
+  /** How many pass every filter. */
+  total: number;
+  hits: LineagePathHit[];
+  partial: boolean;
+  hops: number;
+}
+
+export function degreeBucket(degree: number): DegreeBucket {
+  return degree === 1 ? '1' : degree === 2 ? '2' : '3+';
+}
+
+/** Frontier URNs per edge read: one statement each way, with a bounded parameter list. */
+const BATCH = 500;
+
+interface Reached {
+  entityType: string;
+  relationship: string;
+  degree: number;
+  /** The entity it was first reached from (undefined: the root). */
+  via: string | undefined;
+}
+
+/**
+ * Multi-hop lineage: a breadth-first walk of the lineage edges, level by level, each level's
+ * frontier read in batches. Every entity is reached once, at its least degree, so cycles end the
+ * walk rather than loop it; the budget is checked between batches, and a walk out of time
+ * answers what it has, marked partial.
+ */
+export class Lineage {
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly kinds: readonly LineageKind[],
+  ) {}
+
+  /** A walk's entities that pass the filters, a page of them (by degree, then URN). */
+  async page(request: LineageRequest, filters: LineageFilters, start: number, count: number): Promise<LineagePage> {
+    const walk = await this.walk(request);
+    const types = new Set(filters.entityTypes);
+    const platforms = new Set(filters.platforms);
+    const buckets = new Set(filters.degrees);
+    const degrees: Record<DegreeBucket, number> = { '1': 0, '2': 0, '3+': 0 };
+    const passing: LineageHit[] = [];
+    for (const hit of walk.hits) {
+      if (types.size > 0 && !types.has(hit.entityType)) continue;
+      if (platforms.size > 0 && !platforms.has(platformOf(this.registry, hit.urn) ?? '')) continue;
+      const bucket = degreeBucket(hit.degree);
+      degrees[bucket]++;
+      if (buckets.size === 0 || buckets.has(bucket)) passing.push(hit);
+    }
+    const hits = passing.slice(start, start + count).map((hit) => ({ ...hit, path: walk.path(hit.urn) }));
+    return { degrees, total: passing.length, hits, partial: walk.partial, hops: walk.hops };
+  }
+
+  async walk(request: LineageRequest, now: () => number = Date.now): Promise<LineageWalk> {
+    const deadline = now() + request.budgetMs;
+    // Upstream: follow upstream-pointing edges out of a node, downstream-pointing ones into it.
+    const wantUpstream = request.direction === 'UPSTREAM';
+    const outgoing = this.kinds.filter((k) => k.upstream === wantUpstream);
+    const incoming = this.kinds.filter((k) => k.upstream !== wantUpstream);
+    const reached = new Map<string, Reached>();
+    let frontier = [request.root];
+    let hops = 0;
+    let partial = false;
+    walk: while (frontier.length > 0 && hops < request.maxHops) {
+      const next: string[] = [];
+      for (let i = 0; i < frontier.length; i += BATCH) {
+        if (now() > deadline) {
+          partial = true;
+          break walk;
+        }
+        const batch = frontier.slice(i, i + BATCH);
+        const [out, into] = await Promise.all([
+          outgoing.length ? this.store.adjacentEdges({ sources: batch, kinds: outgoing, includeRemoved: request.includeRemoved }) : [],
+          incoming.length ? this.store.adjacentEdges({ destinations: batch, kinds: incoming, includeRemoved: request.includeRemoved }) : [],
+        ]);
+        const reach = (edge: StoredEdge, from: string, to: string, toType: string) => {
+          if (to === request.root || reached.has(to)) return;
+          reached.set(to, { entityType: toType, relationship: edge.relationship, degree: hops + 1, via: from === request.root ? undefined : from });
+          next.push(to);
+        };
+        for (const e of out) reach(e, e.source, e.destination, e.destinationType);
+        for (const e of into) reach(e, e.destination, e.source, e.sourceType);
+      }
+      hops++;
+      frontier = next;
+    }
+    const hits: LineageHit[] = [];
+    for (const [urn, r] of reached) hits.push({ urn, entityType: r.entityType, relationship: r.relationship, degree: r.degree });
+    hits.sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+    return { hits, partial, hops, path: (urn) => pathTo(urn, request.root, reached) };
+  }
+}
+
+function pathTo(urn: string, root: string, reached: ReadonlyMap<string, Reached>): string[] {
+  const path = [urn];
+  for (let at = reached.get(urn)?.via; at !== undefined; at = reached.get(at)?.via) path.push(at);
+  path.push(root);
+  return path.reverse();
+}
