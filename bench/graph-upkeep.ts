@@ -4,9 +4,12 @@
  * without (a write path built without GraphEdges, over the same store, index and registry), in
  * alternating rounds so that the machine's drift falls on both sides. Each write gives a dataset
  * three new upstreams, so each removes three edges and adds three: the most a write of that
- * lineage can cost. 16 writes at a time over 1,000 datasets, after a warm-up round of each.
+ * lineage can cost (`--changed 3`); `--changed 1` replaces one upstream of the three (one edge
+ * out, one in), `--changed 0` sends the same upstreams with a new audit stamp (a new version of
+ * the aspect, no edge changes: what a re-ingestion sends). 16 writes at a time over 1,000
+ * datasets, after a warm-up round of each.
  *
- * usage: node dist/bench/graph-upkeep.js [--writes <n>] [--rounds <n>] [--postgres]
+ * usage: node dist/bench/graph-upkeep.js [--writes <n>] [--rounds <n>] [--changed 3|1|0] [--postgres]
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -18,20 +21,32 @@ import { SearchIndexer } from '../src/search/indexer.js';
 import { benchDatabase, datasetUrns, fmt, makeTempDir, median, removeTempDir } from './harness.js';
 
 const { values: flags } = parseArgs({
-  options: { writes: { type: 'string', default: '8000' }, rounds: { type: 'string', default: '5' }, postgres: { type: 'boolean', default: false } },
+  options: {
+    writes: { type: 'string', default: '8000' },
+    rounds: { type: 'string', default: '5' },
+    changed: { type: 'string', default: '3' },
+    postgres: { type: 'boolean', default: false },
+  },
 });
+const CHANGED = Number(flags.changed);
 const WRITES = Number(flags.writes);
 const ROUNDS = Number(flags.rounds);
 const CONCURRENCY = 16;
 if (!Number.isInteger(WRITES) || WRITES < CONCURRENCY || !Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error('--writes >= 16, --rounds >= 1');
+if (![0, 1, 3].includes(CHANGED)) throw new Error('--changed 3, 1 or 0');
 
 const cpu = (): number => {
   const { user, system } = process.cpuUsage();
   return user + system;
 };
 const upstream = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,upstream.t${n % 5000},PROD)`;
-const lineage = (n: number) => ({
-  upstreams: [0, 1, 2].map((k) => ({ dataset: upstream(n * 3 + k), type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:etl' } })),
+/** The `n`th write's upstreams of the `i`th dataset: the last CHANGED of three change with each write. */
+const lineage = (i: number, n: number) => ({
+  upstreams: [0, 1, 2].map((k) => ({
+    dataset: upstream(k >= 3 - CHANGED ? n * 3 + k : i * 3 + k),
+    type: 'TRANSFORMED',
+    auditStamp: { time: n, actor: 'urn:li:corpuser:etl' },
+  })),
 });
 
 const dataDir = await makeTempDir('urnbase-graph-upkeep-');
@@ -55,10 +70,10 @@ try {
   };
   let n = 0;
   const write = (ingest: Ingest, i: number) =>
-    ingest.ingest([{ urn: datasetUrns[i % datasetUrns.length], aspect: 'upstreamLineage', changeType: 'UPSERT', value: lineage(n++) }], context);
+    ingest.ingest([{ urn: datasetUrns[i % datasetUrns.length], aspect: 'upstreamLineage', changeType: 'UPSERT', value: lineage(i % datasetUrns.length, n++) }], context);
   for (let i = 0; i < datasetUrns.length; i++) await write(paths['with the graph'], i);
 
-  console.log(`urnbase graph upkeep, in process, ${database ? 'PostgreSQL' : 'SQLite'}: ${fmt(WRITES)} writes of upstreamLineage per round (3 edges out, 3 in), ${CONCURRENCY} at a time`);
+  console.log(`urnbase graph upkeep, in process, ${database ? 'PostgreSQL' : 'SQLite'}: ${fmt(WRITES)} writes of upstreamLineage per round (${CHANGED} edges out, ${CHANGED} in), ${CONCURRENCY} at a time`);
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   const figures = new Map<string, { cpu: number[]; rate: number[] }>(Object.keys(paths).map((k) => [k, { cpu: [], rate: [] }]));
   for (let round = 0; round <= ROUNDS; round++) {

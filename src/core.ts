@@ -58,5 +58,5 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
   const search = new SearchService(registry, fields, propertyLookup(reader), store);
-  return { registry, store, indexer, graph, relationships: new Relationships(store), lineage: new Lineage(store, registry, graph.walkKinds()), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
+  return { registry, store, indexer, graph, relationships: new Relationships(store, graph.relationshipNames()), lineage: new Lineage(store, registry, graph.walkKinds()), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
 }

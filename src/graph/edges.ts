@@ -49,15 +49,20 @@ export class GraphEdges {
 
   /** The edges a value of the aspect of `owner` names, each once (the first naming's properties). */
   edgesOf(owner: string, aspect: AspectSpec, value: unknown): Edge[] {
-    if (value === undefined || value === null || !this.draws(aspect)) return [];
-    const ownerType = parseUrn(owner).entityType;
+    return [...this.drawn(owner, aspect, value).values()];
+  }
+
+  /** The edges a value names, by edgeKey. */
+  private drawn(owner: string, aspect: AspectSpec, value: unknown): Map<string, Edge> {
     const edges = new Map<string, Edge>();
+    if (value === undefined || value === null || !this.draws(aspect)) return edges;
+    const ownerType = parseUrn(owner).entityType;
     const add = (edge: Edge) => {
       const key = edgeKey(edge);
       if (!edges.has(key)) edges.set(key, edge);
     };
     for (const relationship of aspect.relationships) {
-      for (const found of valuesAt(value, relationship.path.split('/'))) {
+      for (const found of valuesAt(value, steps(relationship.path))) {
         // A path ending at an Edge record (outputDatasetEdges/*) names its destinationUrn.
         const { value: target, holder, field } = isRecord(found.value) ? { value: found.value.destinationUrn, holder: found.value, field: 'destinationUrn' } : found;
         if (typeof target !== 'string' || !isUrn(target)) continue;
@@ -74,20 +79,21 @@ export class GraphEdges {
         }
       }
     }
-    return [...edges.values()];
+    return edges;
   }
 
   /** How the aspect's edges change from `before` to `after` (undefined: they do not). */
   change(owner: string, aspect: AspectSpec, before: unknown, after: unknown): EdgeWrite | undefined {
     if (!this.draws(aspect)) return undefined;
-    const old = new Map(this.edgesOf(owner, aspect, before).map((e) => [edgeKey(e), e]));
-    const next = this.edgesOf(owner, aspect, after);
-    const upsert = next.filter((e) => {
-      const was = old.get(edgeKey(e));
-      return was === undefined || JSON.stringify(was.properties ?? {}) !== JSON.stringify(e.properties ?? {});
-    });
-    const kept = new Set(next.map(edgeKey));
-    const remove = [...old.values()].filter((e) => !kept.has(edgeKey(e)));
+    const old = this.drawn(owner, aspect, before);
+    const next = this.drawn(owner, aspect, after);
+    const upsert: Edge[] = [];
+    for (const [key, e] of next) {
+      const was = old.get(key);
+      if (was === undefined || !sameProperties(was.properties, e.properties)) upsert.push(e);
+    }
+    const remove: Edge[] = [];
+    for (const [key, e] of old) if (!next.has(key)) remove.push(e);
     return remove.length === 0 && upsert.length === 0 ? undefined : { owner, aspect: aspect.name, remove, upsert };
   }
 
@@ -145,6 +151,13 @@ export class GraphEdges {
     return [...this.lineageKinds(), { relationship: 'DownstreamOf', upstream: true, sourceTypes: ['schemaField'], destinationTypes: ['schemaField'] }];
   }
 
+  /** Every relationship an edge can have: the model's, and column lineage's DownstreamOf. */
+  relationshipNames(): string[] {
+    const names = new Set(['DownstreamOf']);
+    for (const aspect of this.aspects()) for (const r of aspect.relationships) names.add(r.name);
+    return [...names].sort();
+  }
+
   /** The aspects whose values can name edges (every entity type's, once each). */
   aspects(): AspectSpec[] {
     const found = new Map<string, AspectSpec>();
@@ -158,9 +171,27 @@ export function edgeKey(edge: Pick<Edge, 'source' | 'relationship' | 'destinatio
 }
 
 function edge(source: string, sourceType: string, relationship: string, destination: string, properties: EdgeProperties | undefined): Edge {
-  const drawn: Edge = { source, sourceType, relationship, destination, destinationType: parseUrn(destination).entityType };
+  // The type is the URN's third part (`urn:li:<type>:…`); isUrn checked the shape.
+  const drawn: Edge = { source, sourceType, relationship, destination, destinationType: destination.slice(7, destination.indexOf(':', 7)) };
   if (properties) drawn.properties = properties;
   return drawn;
+}
+
+/** Relationship paths split once: every write of an aspect walks the same ones. */
+const splitPaths = new Map<string, readonly string[]>();
+
+function steps(path: string): readonly string[] {
+  let split = splitPaths.get(path);
+  if (!split) splitPaths.set(path, (split = path.split('/')));
+  return split;
+}
+
+/** Edge properties are flat records of scalars. */
+function sameProperties(a: EdgeProperties | undefined, b: EdgeProperties | undefined): boolean {
+  const left = a ?? {};
+  const right = b ?? {};
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((k) => left[k] === right[k]);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -21,20 +21,31 @@ export function otherEnd(edge: StoredEdge, direction: EdgeDirection): string {
  * committed with them: a read never sees an edge the aspects no longer hold.
  */
 export class Relationships {
-  constructor(private readonly store: Store) {}
+  /** @param names every relationship the graph can hold (GraphEdges.relationshipNames) */
+  constructor(
+    private readonly store: Store,
+    private readonly names: readonly string[],
+  ) {}
 
   async page(scope: RelationshipScope, start: number, count: number): Promise<{ total: number; edges: StoredEdge[] }> {
+    scope = this.named(scope);
     const [total, edges] = await Promise.all([this.store.countEdges(scope), this.store.readEdges({ ...scope, offset: start, limit: count })]);
     return { total, edges };
   }
 
   /** A page after the scroll id's edge, and the scroll id of the next page (null: none). */
   async scroll(scope: RelationshipScope, count: number, scrollId: string | undefined): Promise<{ edges: StoredEdge[]; scrollId: string | null }> {
+    scope = this.named(scope);
     const after = decodeEdgeScrollId(scrollId);
     const rows = await this.store.readEdges({ ...scope, ...(after ? { after } : {}), limit: count + 1 });
     const edges = rows.slice(0, count);
     const last = edges[edges.length - 1];
     return { edges, scrollId: rows.length > count ? encodeEdgeScrollId(last) : null };
+  }
+
+  /** Edges are keyed by relationship first: a read out of entities of any relationship names them all. */
+  private named(scope: RelationshipScope): RelationshipScope {
+    return scope.sources?.length && !scope.types?.length && !scope.kinds ? { ...scope, types: this.names } : scope;
   }
 }
 

@@ -33,6 +33,11 @@ export interface EdgeWrite {
   upsert: Edge[];
 }
 
+/** The owner as an edge row keeps it: '' when it is the edge's source (all but column lineage's edges). */
+export function storedOwner(owner: string, edge: Pick<Edge, 'source'>): string {
+  return owner === edge.source ? '' : owner;
+}
+
 /** Which way from an entity the edges go: out of it (it is the source) or into it (the destination). */
 export type EdgeDirection = 'OUTGOING' | 'INCOMING';
 
@@ -41,6 +46,7 @@ export type EdgeDirection = 'OUTGOING' | 'INCOMING';
  * destination) order. Every filter given must hold; a list holds when any of its values does.
  */
 export interface EdgeFilter {
+  /** Edges out of these; with neither `types` nor `kinds`, every edge is scanned (the key starts with the relationship). */
   sources?: readonly string[];
   destinations?: readonly string[];
   /** Relationship names. */

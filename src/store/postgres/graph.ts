@@ -1,4 +1,4 @@
-import type { EdgeFilter, EdgeQuery, EdgeWrite } from '../graph-types.js';
+import { storedOwner, type EdgeFilter, type EdgeQuery, type EdgeWrite } from '../graph-types.js';
 import type { WriteStatement } from './write-statement.js';
 
 /**
@@ -7,14 +7,14 @@ import type { WriteStatement } from './write-statement.js';
  * and a group's batches never share an entity, so no two parts touch the same row.
  */
 export function addEdgeWrites(statement: WriteStatement, writes: readonly EdgeWrite[]): void {
-  const rows = (kind: 'remove' | 'upsert') => writes.flatMap((w) => w[kind].map((e) => ({ ...e, owner: w.owner, aspect: w.aspect })));
+  const rows = (kind: 'remove' | 'upsert') => writes.flatMap((w) => w[kind].map((e) => ({ ...e, owner: storedOwner(w.owner, e), aspect: w.aspect })));
   const keys = (list: ReturnType<typeof rows>) =>
-    (['source', 'relationship', 'destination', 'owner', 'aspect'] as const).map((c) => statement.param(list.map((e) => e[c]), 'text[]')).join(', ');
+    (['relationship', 'source', 'destination', 'owner', 'aspect'] as const).map((c) => statement.param(list.map((e) => e[c]), 'text[]')).join(', ');
   const removed = rows('remove');
   if (removed.length > 0) {
     statement.add(
       'edges_gone',
-      `DELETE FROM edges e USING unnest(${keys(removed)}) AS x(source, relationship, destination, owner, aspect)
+      `DELETE FROM edges e USING unnest(${keys(removed)}) AS x(relationship, source, destination, owner, aspect)
         WHERE e.source = x.source AND e.relationship = x.relationship AND e.destination = x.destination AND e.owner = x.owner AND e.aspect = x.aspect`,
     );
   }
@@ -23,10 +23,10 @@ export function addEdgeWrites(statement: WriteStatement, writes: readonly EdgeWr
     const p = (values: unknown[]) => statement.param(values, 'text[]');
     statement.add(
       'edges_set',
-      `INSERT INTO edges (source, relationship, destination, owner, aspect, source_type, destination_type, properties)
+      `INSERT INTO edges (relationship, source, destination, owner, aspect, source_type, destination_type, properties)
        SELECT * FROM unnest(${keys(upserted)}, ${p(upserted.map((e) => e.sourceType))}, ${p(upserted.map((e) => e.destinationType))},
                             ${p(upserted.map((e) => (e.properties ? JSON.stringify(e.properties) : null)))})
-       ON CONFLICT (source, relationship, destination, owner, aspect) DO UPDATE SET properties = EXCLUDED.properties`,
+       ON CONFLICT (relationship, source, destination, owner, aspect) DO UPDATE SET properties = EXCLUDED.properties`,
     );
   }
 }
@@ -47,6 +47,8 @@ export function edgesSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: u
   among('source_type', query.sourceTypes);
   among('destination_type', query.destinationTypes);
   if (query.kinds) {
+    // The relationships first, so that the key (relationship, source, …) bounds the read.
+    among('relationship', [...new Set(query.kinds.map((k) => k.relationship))]);
     const kinds = query.kinds.map(
       (k) => `(e.relationship = ${param(k.relationship)} AND e.source_type = ANY(${param(k.sourceTypes)}::text[]) AND e.destination_type = ANY(${param(k.destinationTypes)}::text[]))`,
     );

@@ -222,6 +222,22 @@ export const PG_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX edges_in ON edges (destination, relationship, source);
    CREATE INDEX edges_by_type ON edges (relationship, source, destination);`,
+  // As on SQLite: keyed by relationship first (scans by type), no edges_by_type, `owner` '' when
+  // it is the source. Derived data: dropped here, drawn again at the next start.
+  `DROP TABLE edges;
+   CREATE TABLE edges (
+     relationship     text COLLATE "C" NOT NULL,
+     source           text COLLATE "C" NOT NULL,
+     destination      text COLLATE "C" NOT NULL,
+     owner            text COLLATE "C" NOT NULL,
+     aspect           text COLLATE "C" NOT NULL,
+     source_type      text COLLATE "C" NOT NULL,
+     destination_type text COLLATE "C" NOT NULL,
+     properties       text,
+     PRIMARY KEY (relationship, source, destination, owner, aspect)
+   );
+   CREATE INDEX edges_in ON edges (destination, relationship, source);
+   DELETE FROM search_meta WHERE key = 'graph';`,
 ];
 
 /** Any fixed number: the lock replicas starting together queue on. */

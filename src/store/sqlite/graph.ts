@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { EdgeFilter, EdgeQuery, EdgeWrite, StoredEdge } from '../graph-types.js';
+import { storedOwner, type EdgeFilter, type EdgeQuery, type EdgeWrite, type StoredEdge } from '../graph-types.js';
 
 type Param = string | number;
 
@@ -10,9 +10,9 @@ export class SqliteGraph {
 
   constructor(private readonly db: Database.Database) {
     this.stmt = {
-      remove: db.prepare<[string, string, string, string, string]>('DELETE FROM edges WHERE source = ? AND relationship = ? AND destination = ? AND owner = ? AND aspect = ?'),
+      remove: db.prepare<[string, string, string, string, string]>('DELETE FROM edges WHERE relationship = ? AND source = ? AND destination = ? AND owner = ? AND aspect = ?'),
       upsert: db.prepare<[string, string, string, string, string, string, string, string | null]>(
-        'INSERT OR REPLACE INTO edges (source, relationship, destination, owner, aspect, source_type, destination_type, properties) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO edges (relationship, source, destination, owner, aspect, source_type, destination_type, properties) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       version: db.prepare<[], string>(`SELECT value FROM search_meta WHERE key = 'graph'`).pluck(),
       setVersion: db.prepare<[string]>(`INSERT OR REPLACE INTO search_meta (key, value) VALUES ('graph', ?)`),
@@ -23,11 +23,11 @@ export class SqliteGraph {
   *write(writes: readonly EdgeWrite[]): Generator<void> {
     for (const { owner, aspect, remove, upsert } of writes) {
       for (const e of remove) {
-        this.stmt.remove.run(e.source, e.relationship, e.destination, owner, aspect);
+        this.stmt.remove.run(e.relationship, e.source, e.destination, storedOwner(owner, e), aspect);
         yield;
       }
       for (const e of upsert) {
-        this.stmt.upsert.run(e.source, e.relationship, e.destination, owner, aspect, e.sourceType, e.destinationType, e.properties ? JSON.stringify(e.properties) : null);
+        this.stmt.upsert.run(e.relationship, e.source, e.destination, storedOwner(owner, e), aspect, e.sourceType, e.destinationType, e.properties ? JSON.stringify(e.properties) : null);
         yield;
       }
     }
@@ -96,6 +96,8 @@ function selectSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: Param[]
   among('source_type', query.sourceTypes);
   among('destination_type', query.destinationTypes);
   if (query.kinds) {
+    // The relationships first, so that the key (relationship, source, …) bounds the read.
+    among('relationship', [...new Set(query.kinds.map((k) => k.relationship))]);
     const kinds = query.kinds.map((k) => {
       params.push(k.relationship);
       return `(e.relationship = ? AND e.source_type IN (${list(k.sourceTypes, params)}) AND e.destination_type IN (${list(k.destinationTypes, params)}))`;
