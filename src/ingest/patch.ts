@@ -2,6 +2,7 @@ import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { ValidationError } from '../errors.js';
 import { isRecord } from '../json.js';
+import { addressesTree, fold, unfold } from './fine-grained-patch.js';
 import { KeyedIndexes, keyValue, NESTED } from './keyed-index.js';
 
 /**
@@ -74,6 +75,10 @@ export function applyPatch(base: unknown, doc: PatchDocument, templateKeys?: Arr
   doc.patch.forEach((op, i) => {
     const passages: Passage[] = [];
     try {
+      // Column lineage's tree paths (fine-grained-patch.ts) go to its tree, other paths to its list.
+      if (addressesTree(op.path)) unfold(current);
+      else fold(current);
+      if (addressesTree(op.path) && op.op === 'remove' && !has(current, op.path)) return;
       const operations = keys ? resolveKeyedPaths(current, op, { keys, required, positional: !doc.arrayPrimaryKeys, indexes, passages }) : [op];
       for (const resolved of operations) {
         if (resolved.op === 'copy') copied += jsonSize(current, resolved.from!);
@@ -87,7 +92,17 @@ export function applyPatch(base: unknown, doc: PatchDocument, templateKeys?: Arr
       throw new ValidationError(`Patch operation ${i} (${op.op} ${op.path}) cannot be applied: ${reason}`);
     }
   });
+  fold(current);
   return current;
+}
+
+/** Whether there is a value at `pointer` (removing what is not there does nothing, as in DataHub's templates). */
+function has(doc: unknown, pointer: string): boolean {
+  try {
+    return jsonpatch.getValueByPointer(doc, pointer) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The JSON length of the value at `pointer`; 0 where there is none (applying the operation says so). */

@@ -200,6 +200,45 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
     assert.deepEqual(await related(etl, 'Consumes,Produces', 'OUTGOING'), [`Produces ${target}`]);
   });
 
+  it('follows the SDK\'s column lineage patches: /fineGrainedLineages/<operation>/<downstream>/<query>/<upstream>, folded back into lineages', async () => {
+    const target = datasetUrn('graph.columns');
+    const patch = (operations: unknown[]): Mcp => ({ entityType: 'dataset', entityUrn: target, changeType: 'PATCH', aspectName: 'upstreamLineage', aspect: operations });
+    const leaf = (op: string, operation: string, downstream: string, query: string, upstream: string, confidenceScore?: number) => ({
+      op,
+      path: `/fineGrainedLineages/${operation}/${downstream}/${query}/${upstream}`,
+      value: op === 'add' ? { confidenceScore } : {},
+    });
+    const [total, id] = [field(target, 'total'), field(target, 'id')];
+    const [amount, tax, orderId] = [field(orders, 'amount'), field(orders, 'tax'), field(orders, 'id')];
+    // DatasetPatchBuilder.add_fine_grained_lineage: a leaf per upstream of one downstream.
+    const added = await t.call(
+      pythonEmit(patch([leaf('add', 'SUM', total, 'NONE', amount, 0.9), leaf('add', 'SUM', total, 'NONE', tax, 0.7), leaf('add', 'NONE', id, 'NONE', orderId, 1)])),
+    );
+    assert.equal(added.status, 200, added.raw);
+    // A query segment names FineGrainedLineage.query, which the model this catalog serves has not: refused, nothing written.
+    const queried = await t.call(pythonEmit(patch([leaf('add', 'NONE', id, 'urn:li:query:q1', amount, 1)])));
+    assert.equal(queried.status, 400, queried.raw);
+    assert.equal(JSON.parse(queried.raw).message, 'Aspect upstreamLineage is invalid: field fineGrainedLineages[2].query is not allowed');
+    const lineages = async () => {
+      const res = await t.call({ method: 'GET', url: `/openapi/v2/entity/dataset/${enc(target)}/upstreamLineage` });
+      assert.equal(res.status, 200, res.raw);
+      return res.body.value.fineGrainedLineages;
+    };
+    assert.deepEqual(await lineages(), [
+      { upstreamType: 'FIELD_SET', upstreams: [amount, tax], downstreamType: 'FIELD', downstreams: [total], transformOperation: 'SUM', confidenceScore: 0.9 },
+      { upstreamType: 'FIELD_SET', upstreams: [orderId], downstreamType: 'FIELD', downstreams: [id], confidenceScore: 1 },
+    ]);
+    assert.deepEqual(await related(total, 'DownstreamOf', 'OUTGOING'), [`DownstreamOf ${amount}`, `DownstreamOf ${tax}`]);
+    // remove_fine_grained_lineage: the leaf goes, and its edge; removing what is not there changes nothing.
+    for (const operations of [[leaf('remove', 'SUM', total, 'NONE', tax)], [leaf('remove', 'SUM', total, 'NONE', field(orders, 'nope'))]]) {
+      const res = await t.call(pythonEmit(patch(operations)));
+      assert.equal(res.status, 200, res.raw);
+    }
+    assert.deepEqual((await lineages())[0].upstreams, [amount]);
+    assert.deepEqual(await related(total, 'DownstreamOf', 'OUTGOING'), [`DownstreamOf ${amount}`]);
+    assert.deepEqual(await related(tax, 'DownstreamOf', 'INCOMING'), []);
+  });
+
   it('leaves soft-deleted entities out unless includeSoftDelete is set; restored, they are back', async () => {
     const removed = (value: boolean) => write(customers, 'status', { removed: value });
     assert.equal((await removed(true)).status, 200);
