@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.js';
-import { edgeDirection, edgesOf, otherEnd, relationshipTypes, type Relationships } from '../graph/relationships.js';
+import type { LineageDirection, LineageKind } from '../graph/lineage.js';
+import { edgeDirection, edgesOf, otherEnd, relationshipTypes, type Relationships, type RelationshipScope } from '../graph/relationships.js';
 import type { Registry } from '../registry/registry.js';
-import type { EdgeKind, StoredEdge } from '../store/graph-types.js';
+import type { StoredEdge } from '../store/graph-types.js';
 import { ref, type JsonSchema } from './answers.js';
 import { MAX_COUNT, pageSize } from './params.js';
+import { lineageDirection } from './lineage.js';
 import { pathEntityType, requestUrn, typedUrn } from './urns.js';
 
 const READ = { permission: 'read' } as const;
@@ -135,6 +137,7 @@ export function relationshipRoutes(app: FastifyInstance, relationships: Relation
 }
 
 interface FilteredScrollQuery extends ScrollQuery {
+  direction?: string;
   relationshipTypes?: string[];
   sourceTypes?: string[];
   destinationTypes?: string[];
@@ -147,13 +150,15 @@ const listParam = (description: string) => ({ type: 'array', items: { type: 'str
 /**
  * DataHub's v3 scrolls of edges by filters: the SDK's `scroll_relationships` (GET, its query
  * parameters) and the same over lineage edges only (`/openapi/v3/lineage/scroll`: the
- * relationships DataHub's model marks as lineage, between the entity types it names). POST
- * takes the same parameters; filters in its body are refused rather than ignored.
+ * relationships DataHub's model marks as lineage, between the entity types it names), which also
+ * takes anchor URNs in its body (`{urns}`, the SDK's `scroll_lineage`) with a `direction`, and
+ * says of each edge which end is upstream. POST takes the same parameters; other filters in its
+ * body (sourceFilter, destinationFilter, edgeFilter) are refused rather than ignored.
  */
-export function filteredScrollRoutes(app: FastifyInstance, relationships: Relationships, registry: Registry, lineage: readonly EdgeKind[]): void {
+export function filteredScrollRoutes(app: FastifyInstance, relationships: Relationships, registry: Registry, lineage: readonly LineageKind[]): void {
   const routes = [
     { path: '/openapi/v3/relationship/scroll', id: 'scrollRelationships', kinds: undefined, what: 'Edges by relationship type, entity types and URNs of either end' },
-    { path: '/openapi/v3/lineage/scroll', id: 'scrollLineage', kinds: lineage, what: 'Lineage edges (DownstreamOf, Consumes, Produces, …) by the same filters' },
+    { path: '/openapi/v3/lineage/scroll', id: 'scrollLineage', kinds: lineage, what: 'Lineage edges (DownstreamOf, Consumes, Produces, …) by the same filters, or around anchor URNs (body {urns}, direction)' },
   ];
   for (const { path, id, kinds, what } of routes) {
     for (const method of ['GET', 'POST'] as const) {
@@ -164,7 +169,7 @@ export function filteredScrollRoutes(app: FastifyInstance, relationships: Relati
         schema: {
           operationId: `${id}${method === 'POST' ? 'Post' : ''}`,
           tags: ['Relationships'],
-          summary: `${what}, a page at a time: {scrollId, results: [{relationshipType, source, destination}]}`,
+          summary: `${what}, a page at a time: {scrollId, results: [{relationshipType, source, destination${kinds ? ', upstream, downstream' : ''}}]}`,
           querystring: {
             type: 'object',
             properties: {
@@ -173,17 +178,21 @@ export function filteredScrollRoutes(app: FastifyInstance, relationships: Relati
               destinationTypes: listParam('Entity types of the destination'),
               sourceUrns: { type: 'array', items: { type: 'string' }, description: 'Source URNs, repeated' },
               destinationUrns: { type: 'array', items: { type: 'string' }, description: 'Destination URNs, repeated' },
+              ...(kinds ? { direction: { type: 'string', description: 'With anchor URNs: UPSTREAM (edges to their upstreams) or DOWNSTREAM (to their downstreams); default both' } } : {}),
               ...scrollQuery,
             },
           },
           answers: {
-            200: { description: 'A page of edges, by relationship, source and destination; scrollId null on the last', body: ref('RelationshipScroll') },
-            400: 'An invalid URN, an unknown entity type, a bad count or scrollId, filters in a POST body',
+            200: { description: 'A page of edges, by relationship, source and destination; scrollId null on the last', body: ref(kinds ? 'LineageScroll' : 'RelationshipScroll') },
+            400: kinds
+              ? 'An invalid URN, an unknown entity type, a direction other than UPSTREAM or DOWNSTREAM, a bad count or scrollId, body filters other than urns, anchor URNs with sourceUrns or destinationUrns'
+              : 'An invalid URN, an unknown entity type, a bad count or scrollId, filters in a POST body',
           },
         },
         handler: async (req) => {
-          if (!emptyBody(req.body)) throw new ValidationError('Filters in the request body are not served: give them as query parameters (relationshipTypes, sourceTypes, destinationTypes, sourceUrns, destinationUrns)');
           const q = req.query;
+          const anchors = kinds ? anchorUrns(registry, req.body) : undefined;
+          if (!kinds && !emptyBody(req.body)) throw new ValidationError('Filters in the request body are not served: give them as query parameters (relationshipTypes, sourceTypes, destinationTypes, sourceUrns, destinationUrns)');
           // URNs hold commas: repeated only, never split.
           const urnList = (raw: string[] | undefined) => [...new Set((raw ?? []).filter((text) => text !== '').map((text) => requestUrn(registry, text).urn.text))];
           const typeList = (raw: string[] | undefined) =>
@@ -197,11 +206,41 @@ export function filteredScrollRoutes(app: FastifyInstance, relationships: Relati
             ...(kinds ? { kinds } : {}),
             includeRemoved: q.includeSoftDelete === true,
           };
-          return scrollAnswer(await relationships.scroll(scope, pageSize(q.count), q.scrollId));
+          const direction = kinds && q.direction !== undefined ? lineageDirection(q.direction) : undefined;
+          if (!kinds || !anchors?.length) return scrollAnswer(await relationships.scroll(scope, pageSize(q.count), q.scrollId), kinds);
+          if (scope.sources.length || scope.destinations.length) throw new ValidationError('Give anchor URNs in the body or sourceUrns and destinationUrns, not both');
+          return scrollAnswer(await relationships.scroll(aroundAnchors(scope, anchors, kinds, direction), pageSize(q.count), q.scrollId), kinds);
         },
       });
     }
   }
+}
+
+/** The anchors of a lineage scroll's body (`{urns: [...]}`); any other filter is refused. */
+function anchorUrns(registry: Registry, body: unknown): string[] {
+  if (emptyBody(body)) return [];
+  const { urns, ...rest } = body as { urns?: unknown };
+  if (!emptyBody(rest)) throw new ValidationError('Body filters other than urns are not served: give the others as query parameters (relationshipTypes, sourceTypes, destinationTypes, sourceUrns, destinationUrns)');
+  if (urns === undefined || urns === null) return [];
+  if (!Array.isArray(urns) || urns.length > MAX_COUNT || !urns.every((u) => typeof u === 'string')) throw new ValidationError(`urns must be a list of at most ${MAX_COUNT} URNs`);
+  return [...new Set(urns.map((text: string) => requestUrn(registry, text).urn.text))];
+}
+
+/**
+ * The lineage edges at anchors, as scopes to scroll together: an edge pointing upstream (a
+ * dataset DownstreamOf its upstream) has its downstream end at its source, one pointing
+ * downstream (a job Produces its output) at its destination.
+ */
+function aroundAnchors(scope: RelationshipScope, anchors: string[], kinds: readonly LineageKind[], direction: LineageDirection | undefined): RelationshipScope[] {
+  const pointing = (upstream: boolean) => kinds.filter((k) => k.upstream === upstream);
+  if (direction === undefined) return [{ ...scope, sources: anchors }, { ...scope, destinations: anchors }];
+  // UPSTREAM: the anchor is each edge's downstream end.
+  const anchorAtSource = direction === 'UPSTREAM' ? pointing(true) : pointing(false);
+  const anchorAtDestination = direction === 'UPSTREAM' ? pointing(false) : pointing(true);
+  return [
+    { ...scope, sources: anchors, kinds: anchorAtSource },
+    { ...scope, destinations: anchors, kinds: anchorAtDestination },
+  ];
 }
 
 /** No body, or one that filters nothing (DataHub's clients may send `{}` or nulls). */
@@ -211,14 +250,19 @@ function emptyBody(body: unknown): boolean {
   return Object.values(body).every((v) => v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0));
 }
 
-function scrollAnswer({ edges, scrollId }: { edges: StoredEdge[]; scrollId: string | null }) {
+function scrollAnswer({ edges, scrollId }: { edges: StoredEdge[]; scrollId: string | null }, lineage?: readonly LineageKind[]) {
   return {
     scrollId,
-    results: edges.map((e) => ({
-      relationshipType: e.relationship,
-      source: { entityType: e.sourceType, urn: e.source },
-      destination: { entityType: e.destinationType, urn: e.destination },
-    })),
+    results: edges.map((e) => {
+      const result = {
+        relationshipType: e.relationship,
+        source: { entityType: e.sourceType, urn: e.source },
+        destination: { entityType: e.destinationType, urn: e.destination },
+      };
+      if (!lineage) return result;
+      const pointsUpstream = lineage.find((k) => k.relationship === e.relationship && k.sourceTypes.includes(e.sourceType) && k.destinationTypes.includes(e.destinationType))?.upstream !== false;
+      return { ...result, upstream: pointsUpstream ? e.destination : e.source, downstream: pointsUpstream ? e.source : e.destination };
+    }),
   };
 }
 
@@ -236,6 +280,27 @@ export const relationshipShapes: Record<string, JsonSchema> = {
       entities: {
         type: 'array',
         items: { type: 'object', required: ['relationshipType', 'urn'], properties: { relationshipType: { type: 'string' }, urn: { type: 'string' } } },
+      },
+    },
+  },
+  LineageScroll: {
+    type: 'object',
+    required: ['scrollId', 'results'],
+    properties: {
+      scrollId: { type: 'string', nullable: true, description: 'Pass it back for the next page; null on the last' },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['relationshipType', 'source', 'destination', 'upstream', 'downstream'],
+          properties: {
+            relationshipType: { type: 'string' },
+            source: node,
+            destination: node,
+            upstream: { type: 'string', description: 'The end data flows from (the destination of DownstreamOf, the source of Produces)' },
+            downstream: { type: 'string', description: 'The end data flows to' },
+          },
+        },
       },
     },
   },

@@ -33,11 +33,14 @@ export class Relationships {
     return { total, edges };
   }
 
-  /** A page after the scroll id's edge, and the scroll id of the next page (null: none). */
-  async scroll(scope: RelationshipScope, count: number, scrollId: string | undefined): Promise<{ edges: StoredEdge[]; scrollId: string | null }> {
-    scope = this.named(scope);
+  /**
+   * A page after the scroll id's edge, and the scroll id of the next page (null: none). Several
+   * scopes scroll as their union: each read in the same order past the same edge, merged.
+   */
+  async scroll(scopes: RelationshipScope | readonly RelationshipScope[], count: number, scrollId: string | undefined): Promise<{ edges: StoredEdge[]; scrollId: string | null }> {
     const after = decodeEdgeScrollId(scrollId);
-    const rows = await this.store.readEdges({ ...scope, ...(after ? { after } : {}), limit: count + 1 });
+    const reads = await Promise.all([scopes].flat().map((scope) => this.store.readEdges({ ...this.named(scope), ...(after ? { after } : {}), limit: count + 1 })));
+    const rows = reads.length === 1 ? reads[0] : union(reads);
     const edges = rows.slice(0, count);
     const last = edges[edges.length - 1];
     return { edges, scrollId: rows.length > count ? encodeEdgeScrollId(last) : null };
@@ -47,6 +50,15 @@ export class Relationships {
   private named(scope: RelationshipScope): RelationshipScope {
     return scope.sources?.length && !scope.types?.length && !scope.kinds ? { ...scope, types: this.names } : scope;
   }
+}
+
+/** Edge listings in (relationship, source, destination) order merged into one, each edge once. */
+function union(listings: readonly StoredEdge[][]): StoredEdge[] {
+  const byKey = new Map<string, StoredEdge>();
+  for (const edge of listings.flat()) byKey.set(JSON.stringify([edge.relationship, edge.source, edge.destination]), edge);
+  // The stores order text by its bytes (SQLite's default, PostgreSQL's "C"), and so does this.
+  const sortKey = (e: StoredEdge) => Buffer.from(`${e.relationship}\u0000${e.source}\u0000${e.destination}`, 'utf8');
+  return [...byKey.values()].map((e) => ({ e, key: sortKey(e) })).sort((a, b) => Buffer.compare(a.key, b.key)).map(({ e }) => e);
 }
 
 /**

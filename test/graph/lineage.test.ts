@@ -137,6 +137,58 @@ describe('lineage: multi-hop walks with degrees, paths, filters and budgets', ()
     assert.equal(whole.partial, false);
   });
 
+  it('scrolls the lineage edges at anchor URNs as the SDK\'s scroll_lineage asks (body {urns}, direction), saying which end is upstream', async () => {
+    const scroll = async (query: string, urns: string[]) => {
+      const res = await t.call({ method: 'POST', url: `/openapi/v3/lineage/scroll?${query}`, payload: { urns } });
+      assert.equal(res.status, 200, res.raw);
+      return res.body as { scrollId: string | null; results: Array<{ relationshipType: string; source: { urn: string }; upstream: string; downstream: string }> };
+    };
+    // The job again (an earlier test deleted it).
+    await ok(write(job, 'dataJobInputOutput', { inputDatasets: [mart], outputDatasets: [exported] }, 'dataJob'));
+    const upstream = await scroll('direction=UPSTREAM', [mart]);
+    assert.deepEqual(upstream, {
+      scrollId: null,
+      results: [
+        {
+          relationshipType: 'DownstreamOf',
+          source: { entityType: 'dataset', urn: mart },
+          destination: { entityType: 'dataset', urn: clean },
+          upstream: clean,
+          downstream: mart,
+        },
+      ],
+    });
+    const flow = (page: Awaited<ReturnType<typeof scroll>>) => page.results.map((r) => `${r.upstream} ${r.relationshipType} ${r.downstream}`);
+    assert.deepEqual(flow(await scroll('direction=DOWNSTREAM', [mart])), [`${mart} Consumes ${job}`, `${mart} DownstreamOf ${report}`]);
+    // A job's outputs are downstream of it by Produces, an edge out of the job that points downstream.
+    assert.deepEqual(flow(await scroll('direction=DOWNSTREAM', [job])), [`${job} Produces ${exported}`]);
+    assert.deepEqual(flow(await scroll('direction=UPSTREAM', [exported])), [`${job} Produces ${exported}`]);
+    // No direction: every lineage edge at the anchors, each once, in one order across pages.
+    const both = await scroll('', [mart, clean]);
+    assert.deepEqual(flow(both), [`${mart} Consumes ${job}`, `${raw} DownstreamOf ${clean}`, `${clean} DownstreamOf ${mart}`, `${mart} DownstreamOf ${report}`]);
+    const first = await scroll('count=3', [mart, clean]);
+    assert.equal(first.results.length, 3);
+    const rest = await scroll(`count=3&scrollId=${first.scrollId}`, [mart, clean]);
+    assert.deepEqual([...flow(first), ...flow(rest)], flow(both));
+    assert.equal(rest.scrollId, null);
+  });
+
+  it('refuses what a lineage scroll cannot serve: a bad direction, other body filters, anchors with sourceUrns', async () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['direction=SIDEWAYS', { urns: [mart] }, 'direction must be UPSTREAM or DOWNSTREAM, got "SIDEWAYS"'],
+      ['', { sourceFilter: { or: [{ and: [{ field: 'urn', values: [mart] }] }] } }, 'Body filters other than urns are not served: give the others as query parameters (relationshipTypes, sourceTypes, destinationTypes, sourceUrns, destinationUrns)'],
+      [`sourceUrns=${enc(mart)}`, { urns: [clean] }, 'Give anchor URNs in the body or sourceUrns and destinationUrns, not both'],
+      ['', { urns: 'nope' }, 'urns must be a list of at most 1000 URNs'],
+    ];
+    for (const [query, payload, message] of cases) {
+      const res = await t.call({ method: 'POST', url: `/openapi/v3/lineage/scroll?${query}`, payload: payload as object });
+      assert.equal(res.status, 400, `${query}: ${res.raw}`);
+      assert.equal(res.body.message, message, res.raw);
+    }
+    const invalid = await t.call({ method: 'POST', url: '/openapi/v3/lineage/scroll', payload: { urns: ['nope'] } });
+    assert.deepEqual([invalid.status, invalid.body], [400, { error: 'Invalid urn!: nope' }]);
+  });
+
   it('refuses a bad direction, maxHops, degree, budget or URN with a 400 naming it', async () => {
     const cases: Array<[string, string, string]> = [
       ['dataset', `${enc(raw)}?direction=SIDEWAYS`, 'direction must be UPSTREAM or DOWNSTREAM, got "SIDEWAYS"'],

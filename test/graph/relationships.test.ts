@@ -127,7 +127,11 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
     const first = await t.call({ method: 'GET', url: `/openapi/v3/lineage/scroll?sourceUrns=${enc(report)}&sourceUrns=${enc(job)}&count=3` });
     assert.equal(first.body.results.length, 3);
     const rest = await t.call({ method: 'GET', url: `/openapi/v3/lineage/scroll?sourceUrns=${enc(report)}&sourceUrns=${enc(job)}&count=3&scrollId=${first.body.scrollId}` });
-    assert.deepEqual(rest.body, { scrollId: null, results: [{ relationshipType: 'Produces', source: { entityType: 'dataJob', urn: job }, destination: { entityType: 'dataset', urn: report } }] });
+    // Each lineage edge says which end is upstream: Produces points downstream, from the job to its output.
+    assert.deepEqual(rest.body, {
+      scrollId: null,
+      results: [{ relationshipType: 'Produces', source: { entityType: 'dataJob', urn: job }, destination: { entityType: 'dataset', urn: report }, upstream: job, downstream: report }],
+    });
     for (const [url, message] of [
       [`${REL}?sourceTypes=table`, 'Unknown entity type table'],
       [`${REL}?count=-2`, 'count must be a positive integer, got -2'],

@@ -318,8 +318,11 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'v3 relationship and lineage scroll',
     methods: ['GET', 'POST'],
-    pathAndBody: withBody(fc.constantFrom('/openapi/v3/relationship/scroll', '/openapi/v3/lineage/scroll'), bodyBytes(fc.oneof(fc.constant({}), fc.jsonValue({ maxDepth: 2 })))),
-    query: queryString(['relationshipTypes', 'sourceTypes', 'destinationTypes', 'sourceUrns', 'destinationUrns', 'count', 'scrollId', 'includeSoftDelete']),
+    pathAndBody: withBody(
+      fc.constantFrom('/openapi/v3/relationship/scroll', '/openapi/v3/lineage/scroll'),
+      bodyBytes(fc.oneof(fc.constant({}), fc.record({ urns: fc.array(fc.oneof(target.map((t) => t.urn), anyText), { maxLength: 3 }) }), fc.jsonValue({ maxDepth: 2 }))),
+    ),
+    query: queryString(['relationshipTypes', 'sourceTypes', 'destinationTypes', 'sourceUrns', 'destinationUrns', 'direction', 'count', 'scrollId', 'includeSoftDelete']),
   },
   {
     route: 'GET /lineage/{entity}/{urn}',
