@@ -65,7 +65,7 @@ export class GraphEdges {
       for (const found of valuesAt(value, steps(relationship.path))) {
         // A path ending at an Edge record (outputDatasetEdges/*) names its destinationUrn.
         const { value: target, holder, field } = isRecord(found.value) ? { value: found.value.destinationUrn, holder: found.value, field: 'destinationUrn' } : found;
-        if (typeof target !== 'string' || !isUrn(target)) continue;
+        if (typeof target !== 'string' || !urnShaped(target)) continue;
         add(edge(owner, ownerType, relationship.name, target, scalars(holder, field)));
       }
     }
@@ -171,7 +171,7 @@ export function edgeKey(edge: Pick<Edge, 'source' | 'relationship' | 'destinatio
 }
 
 function edge(source: string, sourceType: string, relationship: string, destination: string, properties: EdgeProperties | undefined): Edge {
-  // The type is the URN's third part (`urn:li:<type>:…`); isUrn checked the shape.
+  // The type is the URN's third part (`urn:li:<type>:…`); urnShaped checked there is one.
   const drawn: Edge = { source, sourceType, relationship, destination, destinationType: destination.slice(7, destination.indexOf(':', 7)) };
   if (properties) drawn.properties = properties;
   return drawn;
@@ -206,14 +206,23 @@ function urns(list: unknown, entityType: string): string[] {
 /** The scalar fields of the record holding a reference, but the reference itself: the edge's properties. */
 function scalars(holder: Record<string, unknown> | undefined, field: string): EdgeProperties | undefined {
   if (!holder) return undefined;
-  const out: EdgeProperties = {};
-  let any = false;
-  for (const [name, value] of Object.entries(holder)) {
+  let out: EdgeProperties | undefined;
+  for (const name in holder) {
+    const value = holder[name];
     if (name === field || !(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) continue;
-    out[name] = value;
-    any = true;
+    (out ??= {})[name] = value;
   }
-  return any ? out : undefined;
+  return out;
+}
+
+/**
+ * A reference as an edge needs it: `urn:li:<type>:<id>`. The values were checked against their
+ * aspects' schemas when written (URN fields are typed); a full parse here cost a write more than
+ * the rest of drawing its edges.
+ */
+function urnShaped(text: string): boolean {
+  const typeEnd = text.indexOf(':', 7);
+  return text.startsWith('urn:li:') && typeEnd > 7 && typeEnd < text.length - 1;
 }
 
 function pick(record: Record<string, unknown>, names: readonly string[]): EdgeProperties | undefined {
