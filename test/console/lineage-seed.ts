@@ -93,3 +93,75 @@ export async function seedLineage(client: Client): Promise<void> {
   // The export is known only as the job's output: no name of its own, no schema.
   await writeJob(client, JOB, 'Copy orders to S3', [MART], [EXPORT]);
 }
+
+const flowJob = (flow: string, job: string) => `urn:li:dataJob:(urn:li:dataFlow:(airflow,${flow},prod),${job})`;
+const chart = (id: string) => `urn:li:chart:(looker,${id})`;
+const dashboard = (id: string) => `urn:li:dashboard:(looker,${id})`;
+const modified = { created: stamp, lastModified: stamp };
+
+/**
+ * The screenshot's graph, about 50 entities around the demo catalog's `analytics.orders` (the
+ * demo datasets must be there: demo-catalog.ts): raw sources and load jobs upstream; marts,
+ * finance tables, an export job, Looker charts and dashboards downstream; the path of
+ * `customer_email` as column lineage.
+ */
+export async function seedLineageGraph(client: Client, demo: (i: number) => string): Promise<{ root: string }> {
+  const [orders, customers, payments, invoices, shipments, products, refunds, campaigns, tickets, inventory] = [0, 1, 2, 4, 5, 6, 7, 8, 9, 10].map(demo);
+  const raw = {
+    orders: ds('s3', 'raw/orders/2024'),
+    lines: ds('s3', 'raw/order_lines/2024'),
+    shopOrders: ds('postgres', 'shop.public.orders'),
+    shopCustomers: ds('postgres', 'shop.public.customers'),
+    contacts: ds('kafka', 'crm.contacts'),
+    charges: ds('kafka', 'stripe.charges'),
+    stripeRefunds: ds('kafka', 'stripe.refunds'),
+    shopProducts: ds('postgres', 'shop.public.products'),
+    googleAds: ds('s3', 'raw/ads/google'),
+    metaAds: ds('s3', 'raw/ads/meta'),
+  };
+  const mart = (name: string) => ds('snowflake', `marts.${name}`);
+  const finance = (name: string) => ds('bigquery', `finance.${name}`);
+  const facts = ['by_day', 'by_region', 'by_channel', 'by_product', 'by_customer_segment', 'by_warehouse'].map((s) => mart(`order_facts_${s}`));
+  const email = (dataset: string, path = 'email') => field(dataset, path);
+
+  await writeDatasets(client, [
+    { urn: orders, aspects: { upstreamLineage: upstreamLineage([customers, payments, products, campaigns], [[email(customers, 'customer_email'), email(orders, 'customer_email')]]) } },
+    { urn: customers, aspects: { upstreamLineage: upstreamLineage([raw.shopCustomers, raw.contacts], [[email(raw.shopCustomers), email(customers, 'customer_email')]]) } },
+    { urn: raw.shopCustomers, aspects: { schemaMetadata: schemaOf('customers', 'postgres', ['id', 'email', 'created_at']) } },
+    { urn: products, aspects: { upstreamLineage: upstreamLineage([raw.shopProducts]) } },
+    { urn: campaigns, aspects: { upstreamLineage: upstreamLineage([raw.googleAds, raw.metaAds]) } },
+    { urn: invoices, aspects: { upstreamLineage: upstreamLineage([orders]) } },
+    { urn: shipments, aspects: { upstreamLineage: upstreamLineage([orders]) } },
+    { urn: refunds, aspects: { upstreamLineage: upstreamLineage([orders]) } },
+    { urn: tickets, aspects: { upstreamLineage: upstreamLineage([orders]) } },
+    { urn: inventory, aspects: { upstreamLineage: upstreamLineage([orders]) } },
+    { urn: mart('daily_revenue'), aspects: { upstreamLineage: upstreamLineage([orders]) } },
+    { urn: mart('customer_ltv'), aspects: { schemaMetadata: schemaOf('customer_ltv', 'snowflake', ['email', 'ltv']), upstreamLineage: upstreamLineage([orders], [[email(orders, 'customer_email'), email(mart('customer_ltv'))]]) } },
+    { urn: ds('kafka', 'crm.email_audience'), aspects: { upstreamLineage: upstreamLineage([mart('customer_ltv')], [[email(mart('customer_ltv')), email(ds('kafka', 'crm.email_audience'))]]) } },
+    { urn: ds('bigquery', 'ml.churn_features'), aspects: { upstreamLineage: upstreamLineage([mart('customer_ltv')]) } },
+    { urn: mart('order_facts'), aspects: { upstreamLineage: upstreamLineage([orders]) } },
+    ...facts.map((urn) => ({ urn, aspects: { upstreamLineage: upstreamLineage([mart('order_facts')]) } })),
+    { urn: finance('ar_aging'), aspects: { upstreamLineage: upstreamLineage([invoices]) } },
+    { urn: finance('revenue_by_region'), aspects: { upstreamLineage: upstreamLineage([invoices, mart('daily_revenue')]) } },
+    { urn: ds('snowflake', 'ops.delivery_sla'), aspects: { upstreamLineage: upstreamLineage([shipments]) } },
+  ]);
+  await writeJob(client, flowJob('orders_daily', 'load_orders'), 'Load orders', [raw.orders, raw.lines, raw.shopOrders], [orders]);
+  await writeJob(client, flowJob('payments_sync', 'sync_payments'), 'Sync payments', [raw.charges, raw.stripeRefunds], [payments]);
+  await writeJob(client, flowJob('exports', 'export_orders'), 'Export orders', [orders], [ds('s3', 'exports/orders/daily'), ds('s3', 'exports/orders/partner_feed')]);
+  const charts: Array<[string, string, string[]]> = [
+    ['weekly_revenue', 'Weekly revenue', [orders]],
+    ['orders_by_region', 'Orders by region', [orders]],
+    ['revenue_by_region', 'Revenue by region', [finance('revenue_by_region')]],
+  ];
+  for (const [id, title, inputs] of charts) {
+    await ok(client, 'POST', `${V2}/chart/${encodeURIComponent(chart(id))}/chartInfo`, { title, description: '', lastModified: modified, inputEdges: inputs.map((destinationUrn) => ({ destinationUrn })) });
+  }
+  const dashboards: Array<[string, string, string[]]> = [
+    ['sales_overview', 'Sales overview', [chart('weekly_revenue'), chart('orders_by_region')]],
+    ['finance_weekly', 'Finance weekly', [chart('revenue_by_region')]],
+  ];
+  for (const [id, title, charted] of dashboards) {
+    await ok(client, 'POST', `${V2}/dashboard/${encodeURIComponent(dashboard(id))}/dashboardInfo`, { title, description: '', lastModified: modified, charts: charted });
+  }
+  return { root: orders };
+}

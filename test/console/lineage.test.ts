@@ -86,8 +86,12 @@ describe('console: the lineage view of the entity page', { skip: BROWSER_SKIP },
     assert.equal(await upstream.getAttribute('aria-expanded'), 'true');
     await eventually(() => hop(page, 'Upstream of clean_orders'), ['raw_orders (Dataset · hive · etl.raw_orders)']);
     assert.ok(walks.includes(`${CLEAN} UPSTREAM 1`), walks.join('\n'));
+    // A node with nothing further says so in its own row.
     await lineage.getByRole('button', { name: 'Upstream of raw_orders', exact: true }).click();
-    await lineage.getByText('Nothing upstream of raw_orders.', { exact: true }).waitFor();
+    const raw = page.getByRole('list', { name: 'Upstream of clean_orders', exact: true }).locator(':scope > li > .node-row');
+    await raw.locator('.node-end').waitFor();
+    assert.equal(await raw.locator('.node-meta').innerText(), 'Dataset · hive · etl.raw_orders · nothing further');
+    assert.equal(await raw.locator('.node-toggle [aria-hidden="true"]').innerText(), '–');
 
     // Downstream through the job to what it writes: a dataset known only by its URN.
     await lineage.getByRole('button', { name: 'Downstream of Copy orders to S3', exact: true }).click();
@@ -119,8 +123,8 @@ describe('console: the lineage view of the entity page', { skip: BROWSER_SKIP },
     const select = own.getByLabel('Column of orders_mart', { exact: true });
     assert.deepEqual(await select.locator('option').allInnerTexts(), ['Choose a column (2)', 'order_id', 'amount']);
     await select.selectOption('order_id');
-    await eventually(() => columns(own, 'Upstream of order_id (2)'), ['id in clean_orders hive · 1 hop', 'order_no in raw_orders hive · 2 hops']);
-    await eventually(() => columns(own, 'Downstream of order_id (1)'), ['order_id in revenue_report snowflake · 1 hop']);
+    await eventually(() => columns(own, 'Upstream of order_id (2)'), ['id\nin clean_orders · hive · 1 hop', 'order_no\nin raw_orders · hive · 2 hops']);
+    await eventually(() => columns(own, 'Downstream of order_id (1)'), ['order_id\nin revenue_report · snowflake · 1 hop']);
     assert.equal(await own.getByRole('link', { name: 'raw_orders', exact: true }).getAttribute('href'), entityUrl(RAW));
     await select.selectOption('amount');
     await own.getByText('No upstream columns recorded.', { exact: true }).waitFor();
@@ -130,8 +134,8 @@ describe('console: the lineage view of the entity page', { skip: BROWSER_SKIP },
     await lineage.getByRole('button', { name: 'Columns of clean_orders', exact: true }).click();
     const node = lineage.locator('li.lineage-node', { has: page.getByRole('button', { name: 'Columns of clean_orders', exact: true }) });
     await node.getByLabel('Column of clean_orders', { exact: true }).selectOption('id');
-    await eventually(() => columns(node, 'Upstream of id (1)'), ['order_no in raw_orders hive · 1 hop']);
-    await eventually(() => columns(node, 'Downstream of id (2)'), ['order_id in orders_mart snowflake · 1 hop', 'order_id in revenue_report snowflake · 2 hops']);
+    await eventually(() => columns(node, 'Upstream of id (1)'), ['order_no\nin raw_orders · hive · 1 hop']);
+    await eventually(() => columns(node, 'Downstream of id (2)'), ['order_id\nin orders_mart · snowflake · 1 hop', 'order_id\nin revenue_report · snowflake · 2 hops']);
     await assertAccessible(page, 'lineage view with column lineage');
 
     // A dataset without a schema says so.
@@ -178,7 +182,7 @@ describe('console: the lineage view of the entity page', { skip: BROWSER_SKIP },
     await page.keyboard.press('ArrowDown');
     assert.equal(await select.inputValue(), 'id');
     const node = lineage.locator('li.lineage-node', { has: page.getByLabel('Column of clean_orders', { exact: true }) });
-    await eventually(() => columns(node, 'Downstream of id (2)'), ['order_id in orders_mart snowflake · 1 hop', 'order_id in revenue_report snowflake · 2 hops']);
+    await eventually(() => columns(node, 'Downstream of id (2)'), ['order_id\nin orders_mart · snowflake · 1 hop', 'order_id\nin revenue_report · snowflake · 2 hops']);
 
     await tabTo(page, lineage.getByRole('button', { name: 'Downstream of Copy orders to S3', exact: true }));
     await page.keyboard.press('Space');

@@ -1,5 +1,5 @@
-import { useId, useRef, useState } from 'preact/hooks';
-import { ErrorMessage, Loading } from '../components/common';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { Breakable, ErrorMessage, Loading } from '../components/common';
 import { href } from '../router';
 import { aspect, entityTypeOf, nameOf, type EntityV3 } from './entity-info';
 import { ColumnLineage } from './lineage-columns';
@@ -39,13 +39,21 @@ export function EntityLineage({ entity }: { entity: EntityV3 }) {
         <span class="lineage-arrow" aria-hidden="true">
           →
         </span>
-        <div class="lineage-root">
-          <p class="lineage-root-title">This {label.kind.toLowerCase()}</p>
-          <NodeText label={label} name={name} />
-          {type === 'dataset' && (
-            <button type="button" class="secondary node-columns" aria-expanded={columns} onClick={() => setColumns(!columns)}>
-              Columns<span class="lineage-sr"> of {name}</span>
-            </button>
+        {/* The entity, and its columns when asked, stay in view while a long graph scrolls by. */}
+        <div class="lineage-middle">
+          <div class="lineage-root">
+            <p class="lineage-root-title">This {label.kind.toLowerCase()}</p>
+            <NodeText label={label} name={name} />
+            {type === 'dataset' && (
+              <button type="button" class="secondary node-columns" aria-expanded={columns} onClick={() => setColumns(!columns)}>
+                Columns<span class="lineage-sr"> of {name}</span>
+              </button>
+            )}
+          </div>
+          {columns && (
+            <div class="lineage-root-columns">
+              <ColumnLineage dataset={urn} name={name} schema={schema} />
+            </div>
           )}
         </div>
         <span class="lineage-arrow" aria-hidden="true">
@@ -53,11 +61,6 @@ export function EntityLineage({ entity }: { entity: EntityV3 }) {
         </span>
         <Side root={urn} name={name} direction="DOWNSTREAM" />
       </div>
-      {columns && (
-        <div class="lineage-root-columns">
-          <ColumnLineage dataset={urn} name={name} schema={schema} />
-        </div>
-      )}
     </section>
   );
 }
@@ -88,8 +91,12 @@ function Side({ root, name, direction }: { root: string; name: string; direction
 }
 
 /** A node's next hop: a page of the entities one hop from it, each a node that opens its own. */
-function Hop({ from, name, direction, ancestors }: { from: string; name: string; direction: Direction; ancestors: string[] }) {
+function Hop({ from, name, direction, ancestors, onEmpty }: { from: string; name: string; direction: Direction; ancestors: string[]; onEmpty?: () => void }) {
   const walk = usePagedWalk(from, direction, HOP_PAGE, 1);
+  const empty = walk.total === 0;
+  useEffect(() => {
+    if (empty) onEmpty?.();
+  }, [empty]);
   const names = useNames(walk.results.map((r) => r.entity));
   const list = useRef<HTMLUListElement>(null);
   const way = WAYS[direction];
@@ -97,7 +104,8 @@ function Hop({ from, name, direction, ancestors }: { from: string; name: string;
   return (
     <>
       {walk.results.length === 0 ? (
-        <p class="muted lineage-none">Nothing {way.word} of {name}.</p>
+        // Under a node, its row says so (a line per leaf would double the graph's height).
+        !onEmpty && <p class="muted lineage-none">Nothing {way.word} of {name}.</p>
       ) : (
         <ul class="lineage-hop" aria-label={`${way.title} of ${name}`} ref={list}>
           {walk.results.map((r) => (
@@ -116,18 +124,23 @@ function Hop({ from, name, direction, ancestors }: { from: string; name: string;
  * The name, and under it the kind, the platform and where it sits; the URN's own name too when the
  * recorded one differs (`customers` is `shop.sales.customers`), so two tables of one name differ.
  */
-function NodeText({ label, name, urn }: { label: NodeLabel; name: string; urn?: string }) {
+function NodeText({ label, name, urn, end }: { label: NodeLabel; name: string; urn?: string; end?: string }) {
   const qualified = name !== label.name ? label.name : undefined;
   return (
     <div class="node-text">
       {urn ? (
         <a class="node-name" href={href('/entity', { urn })} title={urn}>
-          {name}
+          <Breakable text={name} />
         </a>
       ) : (
-        <strong class="node-name">{name}</strong>
+        <strong class="node-name">
+          <Breakable text={name} />
+        </strong>
       )}
-      <span class="node-meta">{[label.kind, label.platform, qualified, label.context].filter(Boolean).join(' · ')}</span>
+      <span class="node-meta">
+        {[label.kind, label.platform, qualified, label.context].filter(Boolean).join(' · ')}
+        {end && <span class="node-end"> · {end}</span>}
+      </span>
     </div>
   );
 }
@@ -140,6 +153,7 @@ function Node({ urn, recorded, direction, ancestors }: { urn: string; recorded?:
   // Once opened, the next hop stays mounted (hidden when closed): closing and opening again reads nothing.
   const [opened, setOpened] = useState(false);
   const [columns, setColumns] = useState(false);
+  const [leaf, setLeaf] = useState(false);
   const hopId = useId();
   // A cycle: the entity is already on the way from the page's entity to here.
   const cycle = ancestors.includes(urn);
@@ -156,13 +170,13 @@ function Node({ urn, recorded, direction, ancestors }: { urn: string; recorded?:
           </span>
         ) : (
           <button type="button" class="node-toggle" aria-expanded={open} aria-controls={opened ? hopId : undefined} title={`${way.title} of ${name}`} onClick={toggle}>
-            <span aria-hidden="true">{open ? '▾' : '▸'}</span>
+            <span aria-hidden="true">{open ? (leaf ? '–' : '▾') : '▸'}</span>
             <span class="lineage-sr">
               {way.title} of {name}
             </span>
           </button>
         )}
-        <NodeText label={label} name={name} urn={urn} />
+        <NodeText label={label} name={name} urn={urn} end={open && leaf ? 'nothing further' : undefined} />
         {label.entityType === 'dataset' && (
           <button type="button" class="secondary node-columns" aria-expanded={columns} onClick={() => setColumns(!columns)}>
             Columns<span class="lineage-sr"> of {name}</span>
@@ -172,7 +186,7 @@ function Node({ urn, recorded, direction, ancestors }: { urn: string; recorded?:
       {columns && <ColumnLineage dataset={urn} name={name} />}
       {opened && (
         <div id={hopId} class="lineage-next" hidden={!open}>
-          <Hop from={urn} name={name} direction={direction} ancestors={[...ancestors, urn]} />
+          <Hop from={urn} name={name} direction={direction} ancestors={[...ancestors, urn]} onEmpty={() => setLeaf(true)} />
         </div>
       )}
     </li>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { ErrorMessage, Loading } from '../components/common';
+import { Breakable, ErrorMessage, Loading } from '../components/common';
 import { href } from '../router';
 import { aspect, type EntityV3 } from './entity-info';
 import { datasetOfField, describeUrn, fieldUrn, hops, type Direction } from './lineage-model';
@@ -88,13 +88,13 @@ function ColumnWalk({ field, column, direction }: { field: string; column: strin
             const dataset = datasetOfField(r.entity);
             return (
               <li key={r.entity} title={r.entity}>
-                <code>{label.name}</code> in{' '}
-                <a href={href('/entity', { urn: dataset })} title={dataset}>
-                  {names.get(dataset) ?? label.context}
-                </a>{' '}
-                <span class="muted">
-                  {label.platform && `${label.platform} · `}
-                  {hops(r.degree)}
+                <code class="column-name">{label.name}</code>
+                <span class="node-meta">
+                  in{' '}
+                  <a href={href('/entity', { urn: dataset })} title={dataset}>
+                    <Breakable text={names.get(dataset) ?? label.context ?? dataset} />
+                  </a>
+                  {label.platform && ` · ${label.platform}`} · <span class="hops">{hops(r.degree)}</span>
                 </span>
               </li>
             );
