@@ -9,7 +9,7 @@ import type { Client } from '../reliability/client.js';
  * The small graph of the tests: raw_orders → clean_orders → orders_mart → revenue_report, a job
  * reading orders_mart and writing exports/orders, columns along the chain (raw_orders.order_no →
  * clean_orders.id → orders_mart.order_id → revenue_report.order_id), a hub with 23 downstreams
- * (more than a page), and a two-dataset cycle.
+ * (more than a page), a fan of 55 (5 under the root, 10 under each), and a two-dataset cycle.
  */
 export const ds = (platform: string, name: string) => `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},PROD)`;
 export const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
@@ -24,6 +24,10 @@ export const HUB = ds('kafka', 'events.page_views');
 export const HUB_DOWNSTREAMS = 23;
 export const viewOf = (i: number) => ds('kafka', `events.view_${String(i).padStart(2, '0')}`);
 export const PING = ds('postgres', 'app.ping');
+/** A fan of 55 downstream: 5 datasets at one hop, 10 under each at two. */
+export const FAN = ds('hive', 'fan.root');
+export const fanChild = (i: number) => ds('hive', `fan.c${i}`);
+export const fanGrandchild = (i: number, j: number) => ds('hive', `fan.c${i}_g${j}`);
 export const PONG = ds('postgres', 'app.pong');
 
 const V2 = '/openapi/v2/entity';
@@ -87,6 +91,9 @@ export async function seedLineage(client: Client): Promise<void> {
     },
     { urn: HUB, aspects: { datasetProperties: { name: 'page_views' } } },
     ...Array.from({ length: HUB_DOWNSTREAMS }, (_, i) => ({ urn: viewOf(i), aspects: { upstreamLineage: upstreamLineage([HUB]) } })),
+    { urn: FAN, aspects: { datasetProperties: { name: 'fan' } } },
+    ...Array.from({ length: 5 }, (_, i) => ({ urn: fanChild(i), aspects: { upstreamLineage: upstreamLineage([FAN]) } })),
+    ...Array.from({ length: 50 }, (_, k) => ({ urn: fanGrandchild(Math.floor(k / 10), k % 10), aspects: { upstreamLineage: upstreamLineage([fanChild(Math.floor(k / 10))]) } })),
     { urn: PING, aspects: { upstreamLineage: upstreamLineage([PONG]) } },
     { urn: PONG, aspects: { upstreamLineage: upstreamLineage([PING]) } },
   ]);

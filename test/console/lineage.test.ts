@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
-import { CLEAN, HUB, MART, PING, RAW, REPORT, seedLineage } from './lineage-seed.js';
+import { CLEAN, FAN, HUB, MART, PING, RAW, REPORT, seedLineage } from './lineage-seed.js';
 
 const entityUrl = (urn: string) => `#/entity?${new URLSearchParams({ urn })}`;
 
@@ -157,6 +157,25 @@ describe('console: the lineage view of the entity page', { skip: BROWSER_SKIP },
     assert.equal(await lineage.getByRole('button', { name: /^Show \d+ more/ }).count(), 0);
     const first = lineage.getByRole('button', { name: 'Downstream of events.view_20', exact: true });
     await page.waitForFunction((el) => el === document.activeElement, await first.elementHandle());
+  });
+
+  it('stays quick with 55 nodes open: no main-thread task past a second', async (t) => {
+    const page = await f.signedIn();
+    const lineage = await openEntity(page, FAN, 'fan');
+    await page.getByRole('list', { name: 'Downstream of fan', exact: true }).waitFor();
+    await page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => w.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+    });
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) await lineage.getByRole('button', { name: `Downstream of fan.c${i}`, exact: true }).click();
+    for (let i = 0; i < 5; i++) await eventually(() => page.getByRole('list', { name: `Downstream of fan.c${i}`, exact: true }).locator(':scope > li').count(), 10);
+    const opened = Date.now() - started;
+    assert.equal(await lineage.locator('li.lineage-node').count(), 55);
+    const longest = Math.max(0, ...(await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)));
+    t.diagnostic(`five nodes opened to 50 more in ${opened} ms; the longest main-thread task ${Math.round(longest)} ms`);
+    assert.ok(longest < 1000, `a main-thread task of ${Math.round(longest)} ms`);
   });
 
   it('works by keyboard alone: Tab reaches every control, with a visible focus ring; Enter and Space operate them', async () => {
