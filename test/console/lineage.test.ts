@@ -178,7 +178,7 @@ describe('console: the lineage view of the entity page', { skip: BROWSER_SKIP },
     assert.ok(longest < 1000, `a main-thread task of ${Math.round(longest)} ms`);
   });
 
-  it('works by keyboard alone: Tab reaches every control, with a visible focus ring; Enter and Space operate them', async () => {
+  it('works by keyboard alone: Tab reaches a node\'s toggle, its columns and its link, with a visible focus ring; Enter, Space and the arrow keys operate them', async () => {
     const page = await f.signedIn();
     const lineage = await openEntity(page, MART, 'orders_mart');
     await lineage.getByRole('link', { name: 'clean_orders', exact: true }).waitFor();

@@ -77,10 +77,9 @@ function Side({ root, name, direction }: { root: string; name: string; direction
   const footprint = useFootprint(root, direction);
   // Distances with nobody at them are left out; nothing at all is said by the hop itself.
   const counts = FOOTPRINT.flatMap(([bucket, words]) => (footprint.degrees?.[bucket] ? [`${footprint.degrees[bucket]} at ${words}`] : []));
-  const id = useId();
   return (
     <div class={`lineage-side lineage-${way.word}`}>
-      <h3 id={id}>{way.title}</h3>
+      <h3>{way.title}</h3>
       {counts.length > 0 && (
         <p class="muted lineage-footprint">
           {footprint.partial ? 'At least ' : ''}
