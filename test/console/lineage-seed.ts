@@ -107,7 +107,7 @@ const dashboard = (id: string) => `urn:li:dashboard:(looker,${id})`;
 const modified = { created: stamp, lastModified: stamp };
 
 /**
- * The screenshot's graph, about 50 entities around the demo catalog's `analytics.orders` (the
+ * The screenshot's graph, 50 entities around the demo catalog's `analytics.orders` (the
  * demo datasets must be there: demo-catalog.ts): raw sources and load jobs upstream; marts,
  * finance tables, an export job, Looker charts and dashboards downstream; the path of
  * `customer_email` as column lineage.
@@ -151,6 +151,14 @@ export async function seedLineageGraph(client: Client, demo: (i: number) => stri
     { urn: finance('ar_aging'), aspects: { upstreamLineage: upstreamLineage([invoices]) } },
     { urn: finance('revenue_by_region'), aspects: { upstreamLineage: upstreamLineage([invoices, mart('daily_revenue')]) } },
     { urn: ds('snowflake', 'ops.delivery_sla'), aspects: { upstreamLineage: upstreamLineage([shipments]) } },
+    ...[
+      [refunds, finance('refund_rates')],
+      [refunds, finance('chargebacks')],
+      [tickets, ds('postgres', 'support.ticket_sla')],
+      [tickets, ds('postgres', 'support.csat')],
+      [inventory, ds('snowflake', 'ops.stock_levels')],
+      [inventory, ds('snowflake', 'ops.reorder_points')],
+    ].map(([from, urn]) => ({ urn, aspects: { upstreamLineage: upstreamLineage([from]) } })),
   ]);
   await writeJob(client, flowJob('orders_daily', 'load_orders'), 'Load orders', [raw.orders, raw.lines, raw.shopOrders], [orders]);
   await writeJob(client, flowJob('payments_sync', 'sync_payments'), 'Sync payments', [raw.charges, raw.stripeRefunds], [payments]);

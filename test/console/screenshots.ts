@@ -58,7 +58,7 @@ try {
   await shoot('tokens', '#/tokens', 1280, 800, 'admin');
   await shoot('activity', '#/activity', 1280, 800, 'Live');
   await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
-  // Last, so that its datasets are in no other screenshot: the lineage of analytics.orders, about 50
+  // Last, so that its datasets are in no other screenshot: the lineage of analytics.orders, 50
   // entities, every node opened twice over, and a column's lineage.
   const { root: lineageRoot } = await seedLineageGraph(client, (i) => demoDataset(i).urn);
   // A window as tall as the opened graph: the entity's card is sticky, and would follow a scroll.
