@@ -1,19 +1,23 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { startServer } from '../server-process.js';
 import { Client } from '../reliability/client.js';
 import { CHROMIUM } from './harness.js';
 import { datasetUrnOf, DESCRIBED_TEST, seedDatasets, seedDefinitions } from './demo-catalog.js';
+import { demoDataset } from './demo-catalog.js';
+import { seedLineageGraph } from './lineage-seed.js';
 import { CUSTOMERS, seedModel, seedTimeseries } from './model-seed.js';
 
 /**
  * The console's screenshots in docs/console/: a fresh server with the demo catalog, each main
- * page at 1280×800, and search at 375 px. Run: `npm run build && node dist/test/console/screenshots.js`.
+ * page at 1280×800, and search at 375 px. Run: `npm run build && node dist/test/console/screenshots.js`
+ * (names after it, `… screenshots.js lineage`, remake only those).
  */
 const ADMIN = 'urnb_screenshots-admin-0123456789abcdefghijklm';
 const OUT = join(process.cwd(), 'docs', 'console');
+const ONLY = process.argv.slice(2);
 
 const dir = mkdtempSync(join(tmpdir(), 'urnbase-screenshots-'));
 const server = await startServer({ args: ['--data-dir', join(dir, 'data'), '--log-level', 'warn'], env: { URNBASE_ADMIN_TOKEN: ADMIN } });
@@ -27,7 +31,8 @@ try {
   await client.call('POST', '/gms/test?action=evaluate', { urn: CUSTOMERS, push: true });
   await client.call('POST', '/gms/test?action=batchEvaluate', { urns: Array.from({ length: 12 }, (_, i) => datasetUrnOf(['snowflake', 'bigquery', 'postgres', 'kafka', 's3'][i % 5], `analytics.${['orders', 'customers', 'payments', 'sessions', 'invoices', 'shipments', 'products', 'refunds', 'campaigns', 'tickets', 'inventory', 'suppliers'][i]}`)), testUrns: [DESCRIBED_TEST], push: true });
   mkdirSync(OUT, { recursive: true });
-  const shoot = async (name: string, hash: string, width = 1280, height = 800, ready?: string, fullPage = false, element?: string) => {
+  const shoot = async (name: string, hash: string, width = 1280, height = 800, ready?: string, fullPage = false, element?: string, prepare?: (page: Page) => Promise<void>) => {
+    if (ONLY.length > 0 && !ONLY.includes(name)) return;
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     await page.goto(`${server.base}/#/sign-in`);
@@ -38,6 +43,7 @@ try {
     if (ready) await page.getByText(ready).first().waitFor();
     // Not networkidle: the activity page keeps a long poll open. Let late facet counts land.
     await page.waitForTimeout(1500);
+    if (prepare) await prepare(page);
     if (element) await page.locator(element).screenshot({ path: join(OUT, `${name}.png`) });
     else await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
     await context.close();
@@ -52,6 +58,19 @@ try {
   await shoot('tokens', '#/tokens', 1280, 800, 'admin');
   await shoot('activity', '#/activity', 1280, 800, 'Live');
   await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
+  // Last, so that its datasets are in no other screenshot: the lineage of analytics.orders, 50
+  // entities, every node opened twice over, and a column's lineage.
+  const { root: lineageRoot } = await seedLineageGraph(client, (i) => demoDataset(i).urn);
+  // A window as tall as the opened graph: the entity's card is sticky, and would follow a scroll.
+  await shoot('lineage', `#/entity?urn=${encodeURIComponent(lineageRoot)}`, 1280, 2400, 'Load orders', false, 'section.lineage', async (page) => {
+    for (let round = 0; round < 2; round++) {
+      for (const toggle of await page.locator('section.lineage button.node-toggle[aria-expanded="false"]').elementHandles()) await toggle.click();
+      await page.waitForTimeout(1000);
+    }
+    await page.getByRole('button', { name: 'Columns of analytics.orders', exact: true }).click();
+    await page.getByLabel('Column of analytics.orders', { exact: true }).selectOption('customer_email');
+    await page.waitForTimeout(1000);
+  });
 } finally {
   await browser.close();
   await server.stop();

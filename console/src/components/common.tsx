@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { ApiError } from '../api';
 
 /** A refusal or failure, announced to screen readers; the server's message as it came. */
@@ -44,4 +44,22 @@ export function shortUrn(urn: string): string {
 /** A time in milliseconds as `2024-05-01 12:00:00 UTC`; a dash when there is none. */
 export function when(time: number | undefined): string {
   return typeof time === 'number' && Number.isFinite(time) && time > 0 && time <= 8.64e15 ? `${new Date(time).toISOString().replace('T', ' ').slice(0, 19)} UTC` : '—';
+}
+
+/**
+ * A long name that may wrap after its separators (`marts.order_facts_by_<wbr>segment`) rather than
+ * anywhere inside a word.
+ */
+export function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[._/])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
 }

@@ -1,10 +1,9 @@
-import { shortUrn } from '../components/common';
-import { href } from '../router';
 import { aspect, type EntityV3 } from './entity-info';
 
 /**
  * Common aspects DataHub's entity types share, rendered for reading: deprecation, custom
- * properties, documentation links (`institutionalMemory`) and upstream lineage.
+ * properties and documentation links (`institutionalMemory`). Lineage has its own view
+ * (entity-lineage.tsx).
  */
 
 type Json = Record<string, unknown>;
@@ -87,27 +86,6 @@ export function Links({ entity }: { entity: EntityV3 }) {
               <span>{description ?? url}</span>
             )}
             {description && <span class="muted"> {url}</span>}
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-/** The datasets this one is made from (`upstreamLineage.upstreams`). */
-export function Lineage({ entity }: { entity: EntityV3 }) {
-  const upstreams = list(aspect(entity, 'upstreamLineage')?.upstreams).flatMap((u) => (str(u.dataset) ? [{ dataset: str(u.dataset) as string, type: str(u.type) }] : []));
-  if (upstreams.length === 0) return null;
-  return (
-    <section class="card" aria-labelledby="lineage-title">
-      <h2 id="lineage-title">Upstream lineage</h2>
-      <ul class="plain">
-        {upstreams.map(({ dataset, type }, i) => (
-          <li key={i}>
-            <a href={href('/entity', { urn: dataset })} title={dataset}>
-              {shortUrn(dataset)}
-            </a>
-            {type && <span class="muted"> ({type})</span>}
           </li>
         ))}
       </ul>

@@ -55,13 +55,21 @@ export function entityTypeOf(urn: string): string {
   return /^urn:li:([^:]+):/.exec(urn)?.[1] ?? '';
 }
 
-export function nameOf(entity: EntityV3): string {
+/** The aspects a name is read from (a read of names asks for these only). */
+export const NAME_ASPECTS: readonly string[] = INFO_ASPECTS;
+
+/** The name the entity's info aspects record, if one does. */
+export function recordedNameOf(entity: EntityV3): string | undefined {
   for (const name of INFO_ASPECTS) {
     const value = aspect(entity, name);
     const found = value && (text(value.displayName) ?? text(value.name) ?? text(value.title));
     if (found) return found;
   }
-  return shortUrn(entity.urn);
+  return undefined;
+}
+
+export function nameOf(entity: EntityV3): string {
+  return recordedNameOf(entity) ?? shortUrn(entity.urn);
 }
 
 export function descriptionOf(entity: EntityV3): string | undefined {

@@ -6,7 +6,8 @@ import { PropertyEditing, TagEditing } from '../components/entity-editing';
 import { href, type Route } from '../router';
 import type { Session } from '../session';
 import { groupAspects, TIMESERIES_ASPECTS } from './aspect-groups';
-import { CustomProperties, Deprecation, Lineage, Links } from './entity-details';
+import { CustomProperties, Deprecation, Links } from './entity-details';
+import { EntityLineage } from './entity-lineage';
 import { Operations, Profiles } from './entity-profiles';
 import { SchemaFields } from './entity-schema';
 import { EntityHistory, TestResults } from './entity-sections';
@@ -169,7 +170,7 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
       <Links entity={entity} />
 
       {aspect(entity, 'schemaMetadata') && <SchemaFields entity={entity} />}
-      <Lineage entity={entity} />
+      <EntityLineage entity={entity} />
       {/* Timeseries aspects: of DataHub's entity types, only datasets have profiles and operations. */}
       {type === 'dataset' && <Profiles urn={urn} />}
       {type === 'dataset' && <Operations urn={urn} />}
