@@ -58,6 +58,6 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const workers = options.testsWorkers ?? 0;
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, new LineageNeighbours(store, graph.walkKinds()), pool);
-  const search = new SearchService(registry, fields, propertyLookup(reader), store);
+  const search = new SearchService(registry, fields, propertyLookup(reader), store, graph.walkKinds());
   return { registry, store, indexer, graph, relationships: new Relationships(store), lineage: new Lineage(store, registry, graph.walkKinds()), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
 }
