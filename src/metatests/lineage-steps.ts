@@ -73,10 +73,7 @@ export class LineageReaches {
   private readonly wanted: Record<LineageDirection, Set<string>> = { UPSTREAM: new Set(), DOWNSTREAM: new Set() };
   private readonly reached = new Map<string, Reach>();
 
-  constructor(
-    private readonly neighbours: LineageNeighbours,
-    private readonly limit = MAX_LINEAGE_ENTITIES,
-  ) {}
+  constructor(private readonly neighbours: LineageNeighbours) {}
 
   /** The entities within the step's hops of the root, breadth first; NOT_REACHED until its edges are loaded. */
   reach(root: string, step: LineageStep): Reach | typeof NOT_REACHED {
@@ -104,7 +101,7 @@ export class LineageReaches {
       }
       next.sort();
       urns.push(...next);
-      if (urns.length > this.limit) return this.remember(key, { urns: urns.slice(0, this.limit), truncated: true });
+      if (urns.length > MAX_LINEAGE_ENTITIES) return this.remember(key, { urns: urns.slice(0, MAX_LINEAGE_ENTITIES), truncated: true });
       frontier = next;
     }
     return this.remember(key, { urns, truncated: false });

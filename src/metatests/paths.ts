@@ -225,8 +225,8 @@ function followLineage(registry: Registry, urn: string, path: Extract<PropertyPa
 
 /**
  * What an entity must be read with for a path to be resolved on it: the aspect the path starts
- * with, or (urn, entityType, the timestamps) all of them; null when its type lacks the aspect, so
- * the path finds nothing there and nothing is read.
+ * with, its key (urn, entityType), or all of them (the last-updated timestamps); null when its
+ * type lacks the aspect, so the path finds nothing there and nothing is read.
  */
 function aspectsStarting(registry: Registry, spec: EntitySpec, path: PropertyPath): ReadonlySet<string> | undefined | null {
   switch (path.kind) {
@@ -240,6 +240,9 @@ function aspectsStarting(registry: Registry, spec: EntitySpec, path: PropertyPat
     case 'schemaFields.length':
       return spec.aspects.has('schemaMetadata') ? new Set(['schemaMetadata', 'editableSchemaMetadata']) : null;
     case '__firstSynchronized':
+    case 'urn':
+    case 'entityType':
+      // Every entity has its key aspect: enough to know it exists.
       return new Set([spec.keyAspect.name]);
     default:
       return undefined;
