@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testApp, type TestApp } from '../helpers.js';
-import { datasetUrn, filtered, invalid, list, scroll, scrollPagesOf, search, sorted, where, write } from './fixtures.js';
+import { datasetUrn, filtered, invalid, list, scroll, scrollPagesOf, scrollUrns, search, sorted, where, write } from './fixtures.js';
 
 const stamp = { time: 0, actor: 'urn:li:corpuser:etl' };
 const upstreams = (...datasets: string[]) => ({ upstreams: datasets.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: stamp })) });
@@ -56,6 +56,7 @@ describe('search: filtering on lineage neighbours', () => {
     assert.deepEqual(await filtered(t, upstreamsOf([job])), [exported]);
     assert.deepEqual(await filtered(t, upstreamsOf([mart]), {}, ['dataset', 'dataJob']), sorted([report, job]));
     assert.deepEqual(await filtered(t, upstreamsOf([report]), {}, ['chart']), [chart]);
+    assert.deepEqual(await scrollUrns(t, { filter: upstreamsOf([mart, report]) }), sorted([report, job, chart]), 'every entity type');
   });
 
   it('is direct: one edge away, so a dataset made by a job is not found by the job\'s input', async () => {
@@ -116,6 +117,12 @@ describe('search: filtering on lineage neighbours', () => {
     const res = await scroll(t, { entities: ['dataset'], filter: where({ field: 'upstreams', condition: 'EXISTS' }), facets: ['upstreams'] });
     assert.equal(res.status, 200, res.raw);
     assert.deepEqual(res.body.facets, [{ field: 'upstreams', aggregations: { [raw]: 2, [clean]: 1, [mart]: 1 } }]);
+  });
+
+  it('answers 400 for a facet on downstreams (no index field holds it)', async () => {
+    const res = await scroll(t, { entities: ['dataset'], facets: ['downstreams'] });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, invalid('Unknown search field downstreams'));
   });
 
   it('answers from the lineage as written: a rewrite moves the match at once', async () => {
