@@ -26,7 +26,8 @@ export function lineageFields(kinds: readonly LineageKind[]): LineageFields {
 /**
  * `EQUAL`/`IN` take entity URNs (a short form such as `orders` names no entity: refused, not an
  * empty answer); `STARTS_WITH`, `ENDS_WITH` and `CONTAIN` compare URN text (without control
- * characters, which no URN holds); `EXISTS` asks for any neighbour. Soft-deleted neighbours count only in a search that includes soft-deleted entities.
+ * characters, which no URN holds); `EXISTS` asks for any neighbour. Soft-deleted neighbours count
+ * only in a search that includes soft-deleted entities.
  */
 export function neighbourCondition(name: string, sides: NeighbourSides, match: Asked, includeSoftDelete: boolean): Condition {
   if (match.op === 'exists') return { kind: 'neighbour', sides, op: 'exists', values: [], removedNeighbours: includeSoftDelete };

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.js';
+import type { LineageKind } from '../graph/lineage.js';
 import type { EntitySpec, Registry } from '../registry/registry.js';
 import type { Condition, SearchResult, SortOrder } from '../store/search-types.js';
 import type { Store } from '../store/store.js';
@@ -6,7 +7,6 @@ import { filterCondition, queryConditions } from './criteria.js';
 import { checkSearchSize } from './size.js';
 import type { SearchFields } from './fields.js';
 import { parseQuery } from './query-string.js';
-import type { LineageKind } from '../graph/lineage.js';
 import { lineageFields, type LineageFields } from './lineage-fields.js';
 import { FieldResolver, type PropertyLookup } from './resolve.js';
 import { decodeScrollId, encodeScrollId } from './scroll.js';
