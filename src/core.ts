@@ -1,5 +1,6 @@
 import { GraphEdges } from './graph/edges.js';
 import { Lineage } from './graph/lineage.js';
+import { LineageNeighbours } from './graph/neighbours.js';
 import { Relationships } from './graph/relationships.js';
 import { DEFAULT_MAX_WRITE_CHARS, Ingest } from './ingest/ingest.js';
 import { TestCatalog } from './metatests/catalog.js';
@@ -56,7 +57,7 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   ingest.onCommit(forget);
   const workers = options.testsWorkers ?? 0;
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
-  const tests = new MetadataTests(registry, reader, ingest, catalog, pool);
-  const search = new SearchService(registry, fields, propertyLookup(reader), store);
+  const tests = new MetadataTests(registry, reader, ingest, catalog, new LineageNeighbours(store, graph.walkKinds()), pool);
+  const search = new SearchService(registry, fields, propertyLookup(reader), store, graph.walkKinds());
   return { registry, store, indexer, graph, relationships: new Relationships(store, graph.relationshipNames()), lineage: new Lineage(store, registry, graph.walkKinds()), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
 }

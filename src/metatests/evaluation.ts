@@ -1,4 +1,5 @@
 import { NotFoundError, PreconditionError } from '../errors.js';
+import type { LineageNeighbours } from '../graph/neighbours.js';
 import type { Ingest } from '../ingest/ingest.js';
 import type { Proposal } from '../ingest/proposal.js';
 import type { EntityView, Reader } from '../read/read.js';
@@ -34,6 +35,7 @@ export class TestEvaluation {
     private readonly registry: Registry,
     private readonly reader: Reader,
     private readonly ingest: Ingest,
+    private readonly neighbours: LineageNeighbours,
   ) {
     this.evaluator = new Evaluator(registry);
     this.push = new ResultPush(registry, reader);
@@ -41,7 +43,7 @@ export class TestEvaluation {
 
   /** One definition's verdict on one entity, read with the aspects the definition needs; failures explained. */
   async verdict(entity: EntityView, definition: TestDefinition): Promise<Verdict> {
-    const [[verdict]] = await verdicts(this.evaluator, [entity], [definition], new LoadedHops(this.reader, this.registry, [entity], definition.aspects), true);
+    const [[verdict]] = await verdicts(this.evaluator, [entity], [definition], new LoadedHops(this.reader, this.registry, this.neighbours, [entity], definition.aspects), true);
     return verdict;
   }
 
@@ -80,7 +82,7 @@ export class TestEvaluation {
     options: EvaluateOptions,
     explain: boolean,
   ): Promise<Map<string, TestResults>> {
-    const hops = new LoadedHops(this.reader, this.registry, entities, aspects);
+    const hops = new LoadedHops(this.reader, this.registry, this.neighbours, entities, aspects);
     const found = await verdicts(this.evaluator, entities, tests.map((t) => t.definition), hops, explain);
     const time = Date.now();
     const results = new Map<string, TestResults>();

@@ -1,12 +1,15 @@
 import type { EntityView, Reader } from '../read/read.js';
 import type { Registry } from '../registry/registry.js';
+import type { LineageNeighbours } from '../graph/neighbours.js';
 import { parseUrn } from '../urn/urn.js';
+import { LineageReaches, NOT_REACHED, type LineageStep, type Reach } from './lineage-steps.js';
 import { NOT_LOADED, type HopTargets } from './paths.js';
 
 /**
  * The hop targets of one evaluation (a request, a page of a catalog run), read through the read
  * path: each URN once per set of aspects, the misses of a pass in one read. The entities under
  * evaluation serve as targets themselves when they were read with the aspects the hop needs.
+ * Lineage steps read their edges the same way, a level a pass (LineageReaches).
  */
 export class LoadedHops implements HopTargets {
   misses = 0;
@@ -15,15 +18,25 @@ export class LoadedHops implements HopTargets {
   private readonly loaded = new Map<string, Map<string, EntityView | undefined>>();
   /** Misses noted since the last fetch, keyed like `loaded`. */
   private readonly wanted = new Map<string, { aspects?: ReadonlySet<string>; urns: Set<string> }>();
+  private readonly reaches: LineageReaches;
 
   constructor(
     private readonly reader: Reader,
     private readonly registry: Registry,
+    neighbours: LineageNeighbours,
     evaluated: readonly EntityView[],
     /** The aspects the evaluated entities were read with (undefined: all). */
     private readonly evaluatedAspects?: ReadonlySet<string>,
   ) {
     this.evaluated = new Map(evaluated.map((e) => [e.urn, e]));
+    this.reaches = new LineageReaches(neighbours);
+  }
+
+  lineage(urn: string, step: LineageStep): Reach | typeof NOT_LOADED {
+    const reach = this.reaches.reach(urn, step);
+    if (reach !== NOT_REACHED) return reach;
+    this.misses++;
+    return NOT_LOADED;
   }
 
   get(urn: string, aspects: ReadonlySet<string> | undefined): EntityView | undefined | typeof NOT_LOADED {
@@ -41,11 +54,12 @@ export class LoadedHops implements HopTargets {
 
   /** Whether misses were noted since the last fetch. */
   get pending(): boolean {
-    return this.wanted.size > 0;
+    return this.wanted.size > 0 || this.reaches.pending;
   }
 
   /** Loads the targets noted as missing; URNs of unknown entity types find nothing. */
   async fetch(): Promise<void> {
+    await this.reaches.fetch();
     const wanted = [...this.wanted];
     this.wanted.clear();
     for (const [key, { aspects, urns }] of wanted) {

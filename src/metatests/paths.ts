@@ -1,14 +1,17 @@
 import { modifiedTime, type AspectView, type EntityView } from '../read/read.js';
-import type { JsonSchema, Registry } from '../registry/registry.js';
+import type { EntitySpec, JsonSchema, Registry } from '../registry/registry.js';
 import { isUrn, parseUrn } from '../urn/urn.js';
 import { isRecord } from '../json.js';
+import { isLineageStep, LineageLimitError, MAX_LINEAGE_ENTITIES, parseLineageStep, type LineageStep, type Reach } from './lineage-steps.js';
 
 /**
  * Property paths of test rules: `<aspect>.<field>…` with arrays flattened at every step, where a
  * step that lands on a URN continues on the referenced entity
  * (`glossaryTerms.terms.urn.glossaryTermInfo.parentNode`); plus `urn`, `entityType`,
  * `structuredProperties.<qualifiedName or property urn>`, `__firstSynchronized`,
- * `__lastSynchronized`, `__lastUpdated`, `schemaFields` and `schemaFields.length`.
+ * `__lastSynchronized`, `__lastUpdated`, `schemaFields` and `schemaFields.length`; and, where an
+ * entity's path starts, one lineage step (`__upstreams[:N]`, `__downstreams[:N]`: see
+ * lineage-steps.ts).
  */
 
 const SYSTEM_PATHS = new Set(['urn', 'entityType', '__firstSynchronized', '__lastSynchronized', '__lastUpdated']);
@@ -16,7 +19,10 @@ const PROPERTY_PREFIX = 'urn:li:structuredProperty:';
 
 /** Why the path is valid for none of the types (undefined when it is valid for at least one). */
 export function pathProblem(registry: Registry, types: readonly string[], path: string): string | undefined {
-  const problems = types.map((type) => entityPathProblem(registry, type, path.split('.'), true));
+  const segments = path.split('.');
+  // One lineage step a path: two would multiply the entities reached (a thousand each).
+  if (segments.filter(isLineageStep).length > 1) return `"${path}" follows lineage more than once: a path may take one lineage step`;
+  const problems = types.map((type) => entityPathProblem(registry, type, segments, true));
   if (problems.some((p) => p === undefined)) return undefined;
   return `"${path}" is not a property of ${types.join(' or ')}: ${problems[0]}`;
 }
@@ -25,6 +31,7 @@ function entityPathProblem(registry: Registry, type: string, segments: readonly 
   const entity = registry.entityType(type);
   if (!entity) return `unknown entity type ${type}`;
   const [first, ...rest] = segments;
+  if (isLineageStep(first)) return lineagePathProblem(registry, first, rest);
   if (root && rest.length === 0 && SYSTEM_PATHS.has(first)) return undefined;
   if (root && first === 'schemaFields' && (rest.length === 0 || (rest.length === 1 && rest[0] === 'length'))) {
     return entity.aspects.has('schemaMetadata') ? undefined : `${type} has no schema fields`;
@@ -59,6 +66,18 @@ function fieldPathProblem(registry: Registry, schema: JsonSchema, fields: readon
   return undefined;
 }
 
+/**
+ * A lineage step and the path read on the entities it reaches: valid when some entity type the
+ * lineage graph holds has that path (datasets, jobs, charts, …; none is left out in advance).
+ */
+function lineagePathProblem(registry: Registry, segment: string, rest: readonly string[]): string | undefined {
+  const step = parseLineageStep(segment);
+  if (typeof step === 'string') return step;
+  if (rest.length === 0) return undefined;
+  if (registry.entityTypes().some((e) => entityPathProblem(registry, e.name, rest, true) === undefined)) return undefined;
+  return `${segment} reaches entities of any type, and none has ${rest.join('.')}`;
+}
+
 /** `structuredProperties.<qualifiedName or urn>`, as opposed to a path into the aspect itself. */
 function isPropertyLookup(segments: readonly string[]): boolean {
   return segments[0] === 'structuredProperties' && segments.length > 1 && segments[1] !== 'properties';
@@ -75,7 +94,9 @@ export type PropertyPath =
       fields: readonly string[];
       /** The rest of the path from field i on, compiled when a hop first needs it. */
       rest: Array<PropertyPath | undefined>;
-    };
+    }
+  /** A lineage step, then the path read on each entity reached (none: their URNs). */
+  | { kind: 'lineage'; step: LineageStep; rest?: PropertyPath };
 
 const SPECIAL = new Set(['urn', 'entityType', '__firstSynchronized', '__lastSynchronized', '__lastUpdated', 'schemaFields', 'schemaFields.length']);
 
@@ -83,6 +104,11 @@ const SPECIAL = new Set(['urn', 'entityType', '__firstSynchronized', '__lastSync
 export function compilePath(path: string): PropertyPath {
   if (SPECIAL.has(path)) return { kind: path } as PropertyPath;
   const segments = path.split('.');
+  if (isLineageStep(segments[0])) {
+    const step = parseLineageStep(segments[0]);
+    if (typeof step === 'string') throw new Error(step); // pathProblem said so first
+    return segments.length === 1 ? { kind: 'lineage', step } : { kind: 'lineage', step, rest: compilePath(segments.slice(1).join('.')) };
+  }
   if (isPropertyLookup(segments)) {
     const id = segments.slice(1).join('.');
     return { kind: 'structuredProperty', propertyUrn: id.startsWith(PROPERTY_PREFIX) ? id : `${PROPERTY_PREFIX}${id}` };
@@ -103,6 +129,8 @@ export interface HopTargets {
   readonly misses: number;
   /** The entity with (at least) the named aspects, all when undefined; undefined when it does not exist. */
   get(urn: string, aspects: ReadonlySet<string> | undefined): EntityView | undefined | typeof NOT_LOADED;
+  /** The entities a lineage step reaches from the URN, nearest first; NOT_LOADED until its edges are loaded. */
+  lineage(urn: string, step: LineageStep): Reach | typeof NOT_LOADED;
 }
 
 /** The values a path yields on an entity: a flat list, empty when nothing is there. */
@@ -132,6 +160,8 @@ export function resolvePath(registry: Registry, entity: EntityView, path: Proper
       const values = entries?.find((e) => e.propertyUrn === path.propertyUrn)?.values ?? [];
       return values.map((v) => (v as { string?: string; double?: number }).string ?? (v as { double?: number }).double);
     }
+    case 'lineage':
+      return followLineage(registry, entity.urn, path, hops);
     case 'aspect': {
       const spec = registry.entityType(entity.entityType);
       const aspect = spec && registry.aspectOf(spec, path.aspect);
@@ -150,6 +180,7 @@ function walk(registry: Registry, start: unknown, path: Extract<PropertyPath, { 
       // A hop: the rest of the path is read on the referenced entities.
       const urns = [...new Set(values as string[])];
       const rest = (path.rest[i] ??= compilePath(fields.slice(i).join('.')));
+      if (rest.kind === 'lineage') return urns.flatMap((urn) => followLineage(registry, urn, rest, hops));
       const aspects = hopAspects(registry, urns, fields[i]);
       const found: unknown[] = [];
       for (const urn of urns) {
@@ -164,6 +195,58 @@ function walk(registry: Registry, start: unknown, path: Extract<PropertyPath, { 
     values = next;
   }
   return values;
+}
+
+/**
+ * A lineage step from the entity with the URN (which need not exist: edges may name it), then the
+ * rest of the path on each entity reached, read with the aspects it starts with. Past
+ * MAX_LINEAGE_ENTITIES the step throws rather than answer for part of its lineage.
+ */
+function followLineage(registry: Registry, urn: string, path: Extract<PropertyPath, { kind: 'lineage' }>, hops: HopTargets): unknown[] {
+  const reach = hops.lineage(urn, path.step);
+  if (reach === NOT_LOADED) return [];
+  if (reach.truncated) {
+    const way = path.step.direction === 'UPSTREAM' ? 'upstream' : 'downstream';
+    throw new LineageLimitError(`more than ${MAX_LINEAGE_ENTITIES.toLocaleString('en-US')} entities ${way} of ${urn} within ${path.step.maxHops} hops: the condition is not judged on part of them`);
+  }
+  const { rest } = path;
+  if (!rest) return reach.urns;
+  const found: unknown[] = [];
+  for (const target of reach.urns) {
+    const spec = registry.entityType(parseUrn(target).entityType);
+    if (!spec) continue;
+    const aspects = aspectsStarting(registry, spec, rest);
+    if (aspects === null) continue;
+    const entity = hops.get(target, aspects);
+    if (entity !== NOT_LOADED && entity !== undefined) for (const value of resolvePath(registry, entity, rest, hops)) found.push(value);
+  }
+  return found;
+}
+
+/**
+ * What an entity must be read with for a path to be resolved on it: the aspect the path starts
+ * with, its key (urn, entityType), or all of them (the last-updated timestamps); null when its
+ * type lacks the aspect, so the path finds nothing there and nothing is read.
+ */
+function aspectsStarting(registry: Registry, spec: EntitySpec, path: PropertyPath): ReadonlySet<string> | undefined | null {
+  switch (path.kind) {
+    case 'aspect': {
+      const aspect = registry.aspectOf(spec, path.aspect);
+      return aspect ? new Set([aspect.name]) : null;
+    }
+    case 'structuredProperty':
+      return spec.aspects.has('structuredProperties') ? new Set(['structuredProperties']) : null;
+    case 'schemaFields':
+    case 'schemaFields.length':
+      return spec.aspects.has('schemaMetadata') ? new Set(['schemaMetadata', 'editableSchemaMetadata']) : null;
+    case '__firstSynchronized':
+    case 'urn':
+    case 'entityType':
+      // Every entity has its key aspect: enough to know it exists.
+      return new Set([spec.keyAspect.name]);
+    default:
+      return undefined;
+  }
 }
 
 /** Only strings that look like URNs are parsed: a failed parse costs an exception. */

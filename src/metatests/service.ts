@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError } from '../errors.js';
+import type { LineageNeighbours } from '../graph/neighbours.js';
 import type { Ingest } from '../ingest/ingest.js';
 import type { Reader } from '../read/read.js';
 import type { Registry } from '../registry/registry.js';
@@ -40,9 +41,11 @@ export class MetadataTests {
     private readonly reader: Reader,
     ingest: Ingest,
     readonly catalog: TestCatalog,
+    /** Where lineage steps of property paths find their edges. */
+    neighbours: LineageNeighbours,
     pool?: RunPool,
   ) {
-    this.evaluation = new TestEvaluation(registry, reader, ingest);
+    this.evaluation = new TestEvaluation(registry, reader, ingest, neighbours);
     this.runs = new CatalogRuns(registry, reader, this.evaluation, pool);
   }
 

@@ -23,7 +23,8 @@ export async function verdicts(
       else retry.push([e, t]);
     }
   }
-  // Each round loads one more level of hops, so this ends within the longest path's length.
+  // Each round loads one more level of hops (a URN hop, or a level of a lineage step's edges), so
+  // this ends within the longest path's length plus its lineage step's hops.
   while (retry.length > 0) {
     await hops.fetch();
     const pending = retry;

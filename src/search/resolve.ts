@@ -2,6 +2,7 @@ import { ValidationError } from '../errors.js';
 import type { Condition, CompareOp, FacetField, StringOp, TextColumn } from '../store/search-types.js';
 import { HAS } from './documents.js';
 import type { SearchField, SearchFields } from './fields.js';
+import { neighbourCondition, type LineageFields } from './lineage-fields.js';
 import { quoted } from '../limits.js';
 
 /**
@@ -51,9 +52,12 @@ export class FieldResolver {
     private readonly lookup: PropertyLookup,
     /**
      * A search that includes soft-deleted entities may also name soft-deleted properties, whose
-     * values stay indexed until a hard delete: that is how a client counts what one would remove.
+     * values stay indexed until a hard delete: that is how a client counts what one would remove;
+     * and soft-deleted lineage neighbours count.
      */
-    private readonly softDeletedProperties = false,
+    private readonly includeSoftDelete = false,
+    /** `upstreams` and `downstreams`, answered from the graph's edges. */
+    private readonly lineage: LineageFields = new Map(),
   ) {}
 
   /** The condition for a match on a named field. */
@@ -63,6 +67,9 @@ export class FieldResolver {
     if (name.startsWith(PROPERTY_PREFIX) && name.length > PROPERTY_PREFIX.length) {
       return propertyCondition(await this.property(name.slice(PROPERTY_PREFIX.length)), match, name);
     }
+    // Before the model's fields: DataHub's `upstreams` is indexed from upstreamLineage alone (it stays for facets).
+    const sides = this.lineage.get(name);
+    if (sides) return neighbourCondition(name, sides, match, this.includeSoftDelete);
     const field = this.fields.field(name);
     if (field) return fieldCondition(field, match);
     const present = this.fields.presenceOf(name);
@@ -105,7 +112,7 @@ export class FieldResolver {
     if (known) return known;
     const found = await this.lookup(name);
     if (!found) throw new ValidationError(`Unknown structured property ${PROPERTY_PREFIX}${name}`);
-    if (found.softDeleted && !this.softDeletedProperties) throw new ValidationError(`Cannot filter on deleted Structured Property [${found.urn}]`);
+    if (found.softDeleted && !this.includeSoftDelete) throw new ValidationError(`Cannot filter on deleted Structured Property [${found.urn}]`);
     const property = { urn: found.urn, valueType: found.valueType, single: found.single };
     this.properties.set(name, property);
     return property;

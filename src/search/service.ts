@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.js';
+import type { LineageKind } from '../graph/lineage.js';
 import type { EntitySpec, Registry } from '../registry/registry.js';
 import type { Condition, SearchResult, SortOrder } from '../store/search-types.js';
 import type { Store } from '../store/store.js';
@@ -6,6 +7,7 @@ import { filterCondition, queryConditions } from './criteria.js';
 import { checkSearchSize } from './size.js';
 import type { SearchFields } from './fields.js';
 import { parseQuery } from './query-string.js';
+import { lineageFields, type LineageFields } from './lineage-fields.js';
 import { FieldResolver, type PropertyLookup } from './resolve.js';
 import { decodeScrollId, encodeScrollId } from './scroll.js';
 
@@ -37,16 +39,22 @@ export interface SearchPage {
 
 /** Search over the index: a query and filters resolved to conditions, answered a page at a time. */
 export class SearchService {
+  private readonly lineage: LineageFields;
+
   constructor(
     private readonly registry: Registry,
     private readonly fields: SearchFields,
     private readonly properties: PropertyLookup,
     private readonly store: Store,
-  ) {}
+    /** The lineage relationships (GraphEdges.walkKinds), for the `upstreams` and `downstreams` filters. */
+    lineageKinds: readonly LineageKind[],
+  ) {
+    this.lineage = lineageFields(lineageKinds);
+  }
 
   async search(request: SearchRequest): Promise<SearchPage> {
     const types = this.types(request.types);
-    const resolver = new FieldResolver(this.fields, this.properties, request.includeSoftDelete);
+    const resolver = new FieldResolver(this.fields, this.properties, request.includeSoftDelete, this.lineage);
     const parsed = parseQuery(request.query ?? '*');
     checkSearchSize(parsed, request.filter);
     const query = await queryConditions(parsed, resolver);

@@ -1,3 +1,5 @@
+import type { EdgeKind } from './graph-types.js';
+
 /**
  * The search index as the store sees it: what the write path asks it to change, and the resolved
  * queries the search service asks it to answer. Both are store-neutral; each store turns them into
@@ -55,7 +57,45 @@ export type Condition =
   | { kind: 'number'; field: string; op: 'eq' | CompareOp; value: number; unique?: boolean }
   /** The field has some value. */
   | { kind: 'exists'; field: string }
+  | NeighbourCondition
   | TextCondition;
+
+/**
+ * A neighbour in the graph, read from the edges table (not the index, so it is the graph the
+ * relationship and lineage APIs read): the entity has a neighbour one edge away, by an edge of
+ * `sides`, whose URN matches (`exists`: any). A soft-deleted neighbour counts only with
+ * `removedNeighbours`.
+ */
+export interface NeighbourCondition {
+  kind: 'neighbour';
+  sides: NeighbourSides;
+  op: StringOp | 'exists';
+  values: string[];
+  removedNeighbours: boolean;
+}
+
+/** Which edges lead to a neighbour: out of the entity (to their destination) and into it (from their source). */
+export interface NeighbourSides {
+  out: readonly EdgeKind[];
+  in: readonly EdgeKind[];
+}
+
+/** An edge kind leading to a neighbour, with the column holding the entity (`self`) and the one holding the neighbour. */
+export interface NeighbourEdge {
+  self: 'source' | 'destination';
+  other: 'source' | 'destination';
+  kind: EdgeKind;
+}
+
+/** The condition's edges; with `types`, only those that can start at an entity of one of them. */
+export function neighbourEdges(c: NeighbourCondition, types?: readonly string[]): NeighbourEdge[] {
+  const edges: NeighbourEdge[] = [
+    ...c.sides.out.map((kind): NeighbourEdge => ({ self: 'source', other: 'destination', kind })),
+    ...c.sides.in.map((kind): NeighbourEdge => ({ self: 'destination', other: 'source', kind })),
+  ];
+  if (!types) return edges;
+  return edges.filter((e) => (e.self === 'source' ? e.kind.sourceTypes : e.kind.destinationTypes).some((t) => types.includes(t)));
+}
 
 /**
  * Full text: every word in one of the columns (all text columns when absent) of the entity's

@@ -124,6 +124,7 @@ export const testShapes = {
       values: { type: 'array', items: { type: 'string' } },
       found: { type: 'array', items: {}, description: 'What the property held' },
       negated: { type: 'boolean', description: 'The condition held, but it sits under a `not`' },
+      undecided: { type: 'string', description: 'The condition could not be judged (a lineage step reached more entities than it may): why' },
     },
   },
   TestResults: {

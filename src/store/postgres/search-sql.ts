@@ -1,5 +1,6 @@
-import type { Condition, StringOp, TextCondition } from '../search-types.js';
-import { TEXT_COLUMNS } from '../search-types.js';
+import type { EdgeKind } from '../graph-types.js';
+import type { Condition, NeighbourCondition, StringOp, TextCondition } from '../search-types.js';
+import { neighbourEdges, TEXT_COLUMNS } from '../search-types.js';
 import { PLACES } from '../relevance.js';
 import { pgText, textQuery } from './text.js';
 
@@ -83,6 +84,17 @@ export function test(c: Condition, p: Params, e: Subject = 'e'): string {
     }
     case 'text':
       return typeof e === 'string' ? matches(c, p, e) : `EXISTS (SELECT 1 FROM search_entities d WHERE d.urn = ${urn} AND ${matches(c, p, 'd')})`;
+    case 'neighbour': {
+      // The entity's own edges, by the key (out of it) or edges_in (into it).
+      const edges = neighbourEdges(c);
+      const tests = (['source', 'destination'] as const).flatMap((self) => {
+        const kinds = edges.filter((x) => x.self === self);
+        if (kinds.length === 0) return [];
+        const where = [`g.${self} = ${urn}`, `(${kinds.map((x) => edgeKind(x.kind, p)).join(' OR ')})`, ...leadsTo(c, kinds[0].other, p)];
+        return [`EXISTS (SELECT 1 FROM edges g WHERE ${where.join(' AND ')})`];
+      });
+      return tests.length === 0 ? 'FALSE' : `(${tests.join(' OR ')})`;
+    }
     case 'not':
       return `NOT ${test(c.child, p, e)}`;
     case 'and':
@@ -117,6 +129,14 @@ export function set(c: Condition, scope: Scope, p: Params): string | undefined {
     }
     case 'text':
       return `SELECT e.urn FROM search_entities e WHERE ${matches(c, p)} AND ${scope.range('e.urn', p)}`;
+    case 'neighbour': {
+      // A part per edge kind that can start at the types, each read through an index of the edges.
+      const edges = neighbourEdges(c, scope.types);
+      if (edges.length === 0) return 'SELECT NULL::text AS urn WHERE FALSE';
+      return edges
+        .map(({ self, other, kind }) => `SELECT DISTINCT g.${self} AS urn FROM edges g WHERE ${[edgeKind(kind, p), ...leadsTo(c, other, p), scope.range(`g.${self}`, p)].join(' AND ')}`)
+        .join(' UNION ');
+    }
     case 'or':
       // Tried on a scratch list first: an undefined set adds no parameter to the caller's.
       if (c.children.some((child) => set(child, scope, new Params()) === undefined)) return undefined;
@@ -224,6 +244,20 @@ export function walkSql(c: Extract<Condition, { kind: 'term' | 'number' }>, othe
             CROSS JOIN LATERAL (SELECT 1 FROM search_entities e WHERE e.urn = t.urn AND ${scope.where(p)} AND ${test(others, p)} LIMIT 1) AS tested
            WHERE t.field = ${field} AND ${match} ${keyset}
            ORDER BY t.urn ${desc ? 'DESC' : ''} LIMIT ${p.add(limit)}`;
+}
+
+/** The edge `g` is of the kind. */
+function edgeKind(kind: EdgeKind, p: Params): string {
+  return `(g.relationship = ${p.add(kind.relationship)} AND g.source_type = ANY(${p.add([...kind.sourceTypes])}::text[]) AND g.destination_type = ANY(${p.add([...kind.destinationTypes])}::text[]))`;
+}
+
+/** The edge `g` leads to a neighbour (at its `other` end) that the condition asks for: matching, and not soft-deleted unless asked. */
+function leadsTo(c: NeighbourCondition, other: 'source' | 'destination', p: Params): string[] {
+  const where: string[] = [];
+  if (c.op === 'eq') where.push(`g.${other} = ANY(${p.add(c.values)}::text[])`);
+  else if (c.op !== 'exists') where.push(`(${c.values.map((v) => stringMatch(`g.${other}`, c.op as StringOp, v, p)).join(' OR ') || 'FALSE'})`);
+  if (!c.removedNeighbours) where.push(`NOT EXISTS (SELECT 1 FROM search_terms r WHERE r.field = 'removed' AND r.value = 'true' AND r.urn = g.${other})`);
+  return where;
 }
 
 /** A string comparison: exact, prefix (an index range), suffix or substring (LIKE, ASCII case-insensitive as SQLite's), or an order. */

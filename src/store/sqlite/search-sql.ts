@@ -1,4 +1,5 @@
-import { TEXT_COLUMNS, type Condition, type StringOp, type TextColumn } from '../search-types.js';
+import type { EdgeKind } from '../graph-types.js';
+import { neighbourEdges, TEXT_COLUMNS, type Condition, type NeighbourCondition, type StringOp, type TextColumn } from '../search-types.js';
 import { typeWord } from './search-index.js';
 
 /**
@@ -142,6 +143,17 @@ export function set(c: Node, scope: Scope, params: Param[]): string {
       // One document per entity: each URN comes once.
       params.push(scope.match(c.expr));
       return `SELECT a.urn FROM search_text JOIN aspects a ON a.id = search_text.rowid WHERE search_text MATCH ?`;
+    case 'neighbour': {
+      // A part per edge kind, each read through an index of the edges (by neighbour, or by relationship).
+      const edges = neighbourEdges(c, scope.types.map((t) => t.name));
+      if (edges.length === 0) return 'SELECT urn FROM aspects WHERE 0';
+      return edges
+        .map(({ self, other, kind }) => {
+          const where = [edgeKind(kind, params), ...leadsTo(c, other, params), scope.range(`g.${self}`, params)];
+          return `SELECT DISTINCT g.${self} AS urn FROM edges g WHERE ${where.join(' AND ')}`;
+        })
+        .join(' UNION ');
+    }
     case 'not': {
       const universe = scope.universe(params);
       return `${universe} AND NOT ${probe(c.child, 'k.urn', scope, params)}`;
@@ -189,6 +201,18 @@ export function probe(c: Node, u: string, scope: Scope, params: Param[], few = f
       params.push(scope.match(c.expr));
       const document = scope.documentOf(u, params);
       return `EXISTS (SELECT 1 FROM search_text WHERE search_text MATCH ? AND rowid = ${document})`;
+    }
+    case 'neighbour': {
+      // The entity's own edges, by the key (out of it) or edges_in (into it).
+      const edges = neighbourEdges(c, scope.types.map((t) => t.name));
+      const tests = (['source', 'destination'] as const).flatMap((self) => {
+        const kinds = edges.filter((e) => e.self === self);
+        if (kinds.length === 0) return [];
+        const ofKind = `(${kinds.map((e) => edgeKind(e.kind, params)).join(' OR ')})`;
+        const where = [`g.${self} = ${u}`, ofKind, ...leadsTo(c, kinds[0].other, params)];
+        return [`EXISTS (SELECT 1 FROM edges g WHERE ${where.join(' AND ')})`];
+      });
+      return tests.length === 0 ? '0' : `(${tests.join(' OR ')})`;
     }
     case 'not':
       return `NOT ${probe(c.child, u, scope, params, few)}`;
@@ -266,6 +290,23 @@ export function fastCountSql(c: Node, scope: Scope, params: Param[]): string | u
 export function removedCountSql(scope: Scope, params: Param[]): string {
   params.push(...scope.types.map((t) => t.name));
   return `SELECT coalesce(sum(n), 0) FROM search_term_counts WHERE field = ${REMOVED_FIELD} AND value = 'true' AND type IN (${marks(scope.types.length)})`;
+}
+
+/** The edge `g` is of the kind. */
+function edgeKind(kind: EdgeKind, params: Param[]): string {
+  params.push(kind.relationship, ...kind.sourceTypes, ...kind.destinationTypes);
+  return `(g.relationship = ? AND g.source_type IN (${marks(kind.sourceTypes.length)}) AND g.destination_type IN (${marks(kind.destinationTypes.length)}))`;
+}
+
+/** The edge `g` leads to a neighbour (at its `other` end) that the condition asks for: matching, and not soft-deleted unless asked. */
+function leadsTo(c: NeighbourCondition, other: 'source' | 'destination', params: Param[]): string[] {
+  const where: string[] = [];
+  if (c.op === 'eq') {
+    params.push(...c.values);
+    where.push(`g.${other} IN (${marks(c.values.length)})`);
+  } else if (c.op !== 'exists') where.push(`(${anyOf(c.values.map((v) => stringMatch(`g.${other}`, c.op as StringOp, v, params)))})`);
+  if (!c.removedNeighbours) where.push(`NOT EXISTS (SELECT 1 FROM search_terms r WHERE ${REMOVED} AND r.urn = g.${other})`);
+  return where;
 }
 
 /** A string comparison on a column: exact, prefix (an index range), suffix or substring (LIKE), or an order. */

@@ -1,7 +1,7 @@
 /**
  * The catalog plans.test.ts plans over: 200k datasets written straight into the search index's
  * tables as urnbase would write them (documents with weighted words, keyword and number rows of
- * several fields, their counts).
+ * several fields, their counts), and 50k lineage edges.
  */
 
 const ENTITIES = 200_000;
@@ -10,6 +10,10 @@ const SUBJECTS = ['orders', 'customers', 'invoices', 'payments', 'events', 'sess
 export const TIER = 'urn:li:structuredProperty:plans.tier';
 export const RETENTION = 'urn:li:structuredProperty:plans.retention';
 const DAY = 86_400_000;
+
+/** The URN of the catalog's i-th dataset. */
+export const catalogUrn = (i: number) =>
+  `urn:li:dataset:(urn:li:dataPlatform:${i % 3 === 0 ? 'snowflake' : 'hive'},${DOMAINS[i % DOMAINS.length]}.${SUBJECTS[Math.floor(i / 4) % SUBJECTS.length]}_${i},PROD)`;
 
 const array = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(', ')}]`;
 
@@ -33,6 +37,9 @@ INSERT INTO search_numbers (field, value, urn)
   SELECT '${RETENTION}', (i % 40) * 30, urn FROM catalog
   UNION ALL SELECT 'urn:li:structuredProperty:plans.reviewed', ${Date.UTC(2024, 0, 1)}::float8 + (i % 730) * ${DAY}::float8, urn FROM catalog
   UNION ALL SELECT 'urn:li:structuredProperty:plans.rows', i * 17 % 100003, urn FROM catalog;
+-- Lineage: every fourth dataset is built from the one before it (50k edges).
+INSERT INTO edges (source, relationship, destination, owner, aspect, source_type, destination_type)
+  SELECT c.urn, 'DownstreamOf', p.urn, c.urn, 'upstreamLineage', 'dataset', 'dataset' FROM catalog c JOIN catalog p ON p.i = c.i - 1 WHERE c.i % 4 = 1;
 INSERT INTO search_term_counts SELECT field, split_part(urn, ':', 3), value, count(*) FROM search_terms GROUP BY 1, 2, 3;
 INSERT INTO search_number_counts SELECT field, split_part(urn, ':', 3), value, count(*) FROM search_numbers GROUP BY 1, 2, 3;
 INSERT INTO search_type_counts SELECT type, count(*) FROM search_entities GROUP BY type;

@@ -5,7 +5,10 @@ import { migratePostgresAt } from '../../../src/store/postgres/migrate.js';
 import { SESSION_SETTINGS } from '../../../src/store/postgres/pool.js';
 import { PostgresSearch } from '../../../src/store/postgres/search.js';
 import type { Condition, SearchQuery, TextCondition } from '../../../src/store/search-types.js';
-import { CATALOG, RETENTION, TIER } from './plans-catalog.js';
+import { GraphEdges } from '../../../src/graph/edges.js';
+import { lineageSides } from '../../../src/graph/neighbours.js';
+import { Registry } from '../../../src/registry/registry.js';
+import { CATALOG, catalogUrn, RETENTION, TIER } from './plans-catalog.js';
 import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE, type TestDatabase } from '../../pg.js';
 
 /**
@@ -21,6 +24,10 @@ const BIG = 10_000;
 const text = (words: string[], prefix = false): TextCondition => ({ kind: 'text', words, phrase: false, prefix });
 const tier = (value: string): Condition => ({ kind: 'term', field: TIER, op: 'eq', values: [value], unique: true });
 const retention = (op: 'gt' | 'lt', value: number): Condition => ({ kind: 'number', field: RETENTION, op, value, unique: true });
+
+const upstream = lineageSides(new GraphEdges(Registry.load()).walkKinds(), 'UPSTREAM');
+/** Datasets with an upstream among a few (the one before them: 4, 40, 400 and 4000). */
+const upstreamAmong: Condition = { kind: 'neighbour', sides: upstream, op: 'eq', values: [catalogUrn(4), catalogUrn(40), catalogUrn(400), catalogUrn(4000)], removedNeighbours: false };
 
 /** What the search API asks: filters, free text, both, in every order it sorts, with facets. */
 const QUERIES: Array<[string, Partial<SearchQuery> & { condition: Condition }]> = [
@@ -44,6 +51,10 @@ const QUERIES: Array<[string, Partial<SearchQuery> & { condition: Condition }]> 
   ['a word in URN order', { condition: text(['orders']) }],
   ['a property by name', { condition: tier('bronze'), sort: { by: 'name', order: 'ASCENDING' } }],
   ['a property with facets', { condition: retention('lt', 60), facets: [{ field: TIER, numbers: false }, { field: 'entity', numbers: false }] }],
+  ['an upstream among a few', { condition: upstreamAmong }],
+  ['an upstream among a few, or a rare word', { condition: { kind: 'or', children: [upstreamAmong, text(['12345'])] } }],
+  ['a rare property value and no upstream', { condition: { kind: 'and', children: [retention('lt', 30), { kind: 'not', child: { ...upstreamAmong, op: 'exists', values: [] } }] } }],
+  ['a property and an upstream among a few', { condition: { kind: 'and', children: [retention('lt', 600), upstreamAmong] } }],
 ];
 
 describe('PostgreSQL search plans over 200k datasets', async () => {

@@ -10,7 +10,12 @@ import type { Condition, SearchQuery, SortOrder, TextCondition } from '../../../
 import { Scope } from '../../../src/store/sqlite/search-sql.js';
 import { SqliteSearch } from '../../../src/store/sqlite/search.js';
 import { SqliteStore } from '../../../src/store/sqlite/store.js';
+import { GraphEdges } from '../../../src/graph/edges.js';
+import { lineageSides } from '../../../src/graph/neighbours.js';
+import type { NeighbourCondition, NeighbourSides } from '../../../src/store/search-types.js';
 import { datasetUrn, enc, V2 } from '../../helpers.js';
+
+const dataset = (i: number) => datasetUrn(`plans.t${String(i).padStart(3, '0')}`, i % 3 === 0 ? 'snowflake' : 'hive');
 
 /**
  * The SQLite search has two ways to find a page: read the whole result and sort it (few results),
@@ -43,10 +48,11 @@ describe('SQLite search plans', () => {
       });
     }
     const words = ['orders', 'customers', 'invoices', 'events'];
+    const upstreams = (...of: number[]) => ({ upstreams: of.map((j) => ({ dataset: dataset(j), type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } })) });
     await post(
       `${V2}/dataset`,
       Array.from({ length: 240 }, (_, i) => ({
-        urn: datasetUrn(`plans.t${String(i).padStart(3, '0')}`, i % 3 === 0 ? 'snowflake' : 'hive'),
+        urn: dataset(i),
         aspects: {
           ...(i % 5 === 4 ? {} : { datasetProperties: { value: { name: `${words[i % 4]} ${i}`, description: `about ${words[(i >> 2) % 4]}` } } }),
           globalTags: { value: { tags: [{ tag: `urn:li:tag:t${i % 3}` }, ...(i % 7 === 0 ? [{ tag: 'urn:li:tag:pii' }] : [])] } },
@@ -59,6 +65,8 @@ describe('SQLite search plans', () => {
             },
           },
           ...(i % 11 === 0 ? { status: { value: { removed: true } } } : {}),
+          // Lineage: every third dataset is built from the one before it (some of them removed), and every ninth from t000 too.
+          ...(i % 3 === 1 ? { upstreamLineage: { value: upstreams(i - 1, ...(i % 9 === 1 && i > 1 ? [0] : [])) } } : {}),
         },
       })),
     );
@@ -79,6 +87,9 @@ describe('SQLite search plans', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  const upstream = lineageSides(new GraphEdges(Registry.load()).walkKinds(), 'UPSTREAM');
+  const downstream = lineageSides(new GraphEdges(Registry.load()).walkKinds(), 'DOWNSTREAM');
+  const neighbour = (sides: NeighbourSides, op: NeighbourCondition['op'], values: string[], removedNeighbours = false): NeighbourCondition => ({ kind: 'neighbour', sides, op, values, removedNeighbours });
   const types = [
     { name: 'dataset', keyAspect: 'datasetKey' },
     { name: 'chart', keyAspect: 'chartKey' },
@@ -97,6 +108,12 @@ describe('SQLite search plans', () => {
     ['a range but not a tag', { kind: 'and', children: [{ kind: 'number', field: retention, op: 'lt', value: 200, unique: true }, { kind: 'not', child: { kind: 'term', field: 'tags', op: 'eq', values: ['urn:li:tag:pii'] } }] }],
     ['one or the other', { kind: 'or', children: [text('invoices'), { kind: 'term', field: tier, op: 'eq', values: ['silver'], unique: true }] }],
     ['not a platform', { kind: 'not', child: { kind: 'term', field: 'platform', op: 'eq', values: ['urn:li:dataPlatform:hive'], unique: true } }],
+    ['an upstream among some', neighbour(upstream, 'eq', [dataset(0), dataset(3), dataset(33), dataset(66)])],
+    ['an upstream, removed ones too', neighbour(upstream, 'eq', [dataset(0), dataset(33), dataset(66)], true)],
+    ['any upstream', neighbour(upstream, 'exists', [])],
+    ['any downstream on snowflake', { kind: 'and', children: [neighbour(downstream, 'exists', []), { kind: 'term', field: 'platform', op: 'eq', values: ['urn:li:dataPlatform:snowflake'], unique: true }] }],
+    ['no upstream', { kind: 'not', child: neighbour(upstream, 'exists', []) }],
+    ['an upstream by prefix or a tag', { kind: 'or', children: [neighbour(upstream, 'prefix', ['urn:li:dataset:(urn:li:dataPlatform:snowflake,plans.t1']), { kind: 'term', field: 'tags', op: 'eq', values: ['urn:li:tag:pii'] }] }],
   ];
   const sorts: Array<[string, SortOrder]> = [
     ['urn', 'ASCENDING'],
@@ -125,6 +142,7 @@ describe('SQLite search plans', () => {
         for (const [by, order] of sorts) {
           const query = { types, condition, includeRemoved, sort: { by, order }, facets: [{ field: 'tags', numbers: false }, { field: 'entity', numbers: false }, { field: retention, numbers: true }] };
           const whole = await scroll(readWhole, query);
+          assert.ok(whole.total > 0 && (condition.kind === 'all' || whole.total < 270), `${by} ${order}: finds some, not all (${whole.total})`);
           assert.deepEqual(await scroll(walk, query), whole, `${by} ${order}`);
           assert.equal(new Set(whole.urns).size, whole.urns.length, 'no entity twice');
           assert.equal(whole.urns.length, whole.total, 'every entity once');
