@@ -85,12 +85,14 @@ export function test(c: Condition, p: Params, e: Subject = 'e'): string {
     case 'text':
       return typeof e === 'string' ? matches(c, p, e) : `EXISTS (SELECT 1 FROM search_entities d WHERE d.urn = ${urn} AND ${matches(c, p, 'd')})`;
     case 'neighbour': {
-      // The entity's own edges, by the key (out of it) or edges_in (into it).
+      // The entity's own edges, by the key (relationship, source: out of it) or edges_in (into it).
       const edges = neighbourEdges(c);
       const tests = (['source', 'destination'] as const).flatMap((self) => {
         const kinds = edges.filter((x) => x.self === self);
         if (kinds.length === 0) return [];
-        const where = [`g.${self} = ${urn}`, `(${kinds.map((x) => edgeKind(x.kind, p)).join(' OR ')})`, ...leadsTo(c, kinds[0].other, p)];
+        // Out of it: the relationships named apart, so that the key (relationship, source, …) finds its edges (edges_in leads with the destination).
+        const relationships = [...new Set(kinds.map((x) => x.kind.relationship))];
+        const where = [...(self === 'source' ? [`g.relationship = ANY(${p.add(relationships)}::text[])`] : []), `g.${self} = ${urn}`, `(${kinds.map((x) => edgeKind(x.kind, p)).join(' OR ')})`, ...leadsTo(c, kinds[0].other, p)];
         return [`EXISTS (SELECT 1 FROM edges g WHERE ${where.join(' AND ')})`];
       });
       return tests.length === 0 ? 'FALSE' : `(${tests.join(' OR ')})`;

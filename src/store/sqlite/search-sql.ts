@@ -203,13 +203,17 @@ export function probe(c: Node, u: string, scope: Scope, params: Param[], few = f
       return `EXISTS (SELECT 1 FROM search_text WHERE search_text MATCH ? AND rowid = ${document})`;
     }
     case 'neighbour': {
-      // The entity's own edges, by the key (out of it) or edges_in (into it).
+      // The entity's own edges, by the key (relationship, source: out of it) or edges_in (into it).
       const edges = neighbourEdges(c, scope.types.map((t) => t.name));
       const tests = (['source', 'destination'] as const).flatMap((self) => {
         const kinds = edges.filter((e) => e.self === self);
         if (kinds.length === 0) return [];
+        // Out of it: the relationships named apart, so that the key (relationship, source, …) finds its edges (edges_in leads with the destination).
+        const relationships = [...new Set(kinds.map((e) => e.kind.relationship))];
+        if (self === 'source') params.push(...relationships);
+        const named = self === 'source' ? [`g.relationship IN (${marks(relationships.length)})`] : [];
         const ofKind = `(${kinds.map((e) => edgeKind(e.kind, params)).join(' OR ')})`;
-        const where = [`g.${self} = ${u}`, ofKind, ...leadsTo(c, kinds[0].other, params)];
+        const where = [...named, `g.${self} = ${u}`, ofKind, ...leadsTo(c, kinds[0].other, params)];
         return [`EXISTS (SELECT 1 FROM edges g WHERE ${where.join(' AND ')})`];
       });
       return tests.length === 0 ? '0' : `(${tests.join(' OR ')})`;

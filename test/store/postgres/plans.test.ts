@@ -53,7 +53,9 @@ const QUERIES: Array<[string, Partial<SearchQuery> & { condition: Condition }]> 
   ['a property with facets', { condition: retention('lt', 60), facets: [{ field: TIER, numbers: false }, { field: 'entity', numbers: false }] }],
   ['an upstream among a few', { condition: upstreamAmong }],
   ['an upstream among a few, or a rare word', { condition: { kind: 'or', children: [upstreamAmong, text(['12345'])] } }],
-  ['a rare property value and no upstream', { condition: { kind: 'and', children: [retention('lt', 30), { kind: 'not', child: { ...upstreamAmong, op: 'exists', values: [] } }] } }],
+  // ~100 entities probed for edges. With 5,000 (retention below 30) PostgreSQL hashes every lineage edge
+  // instead, which over this catalog's 50k edges it rightly finds cheaper; the note of issue 35 says so.
+  ['a rare name and no upstream', { condition: { kind: 'and', children: [{ kind: 'term', field: 'name', op: 'prefix', values: ['orders_1999'], unique: true }, { kind: 'not', child: { ...upstreamAmong, op: 'exists', values: [] } }] } }],
   ['a property and an upstream among a few', { condition: { kind: 'and', children: [retention('lt', 600), upstreamAmong] } }],
 ];
 
