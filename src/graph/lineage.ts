@@ -1,6 +1,7 @@
 import type { Registry } from '../registry/registry.js';
 import type { EdgeKind, StoredEdge } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
+import { parseUrn } from '../urn/urn.js';
 import { platformOf } from './platform.js';
 
 /** Which way a lineage walk goes from its root. */
@@ -128,6 +129,9 @@ export class Lineage {
     const outgoing = this.kinds.filter((k) => k.upstream === wantUpstream);
     const incoming = this.kinds.filter((k) => k.upstream !== wantUpstream);
     const reached = new Map<string, Reached>();
+    /** Soft-deleted entities met so far: not walked through (the root excepted). */
+    const removed = new Set<string>();
+    const rootType = parseUrn(request.root).entityType;
     let frontier = [request.root];
     let hops = 0;
     let partial = false;
@@ -139,17 +143,29 @@ export class Lineage {
           break walk;
         }
         const batch = frontier.slice(i, i + BATCH);
-        const [out, into] = await Promise.all([
-          outgoing.length ? this.store.adjacentEdges({ sources: batch, kinds: outgoing, includeRemoved: request.includeRemoved }) : [],
-          incoming.length ? this.store.adjacentEdges({ destinations: batch, kinds: incoming, includeRemoved: request.includeRemoved }) : [],
+        // Only the kinds that can start at the batch's entity types: a dataset has no outgoing downstream kind.
+        const types = new Set(batch.map((urn) => reached.get(urn)?.entityType ?? rootType));
+        const out = outgoing.filter((k) => k.sourceTypes.some((t) => types.has(t)));
+        const inc = incoming.filter((k) => k.destinationTypes.some((t) => types.has(t)));
+        // Soft-deleted entities are left out below, once each, rather than by a check per edge read.
+        const [fromBatch, intoBatch] = await Promise.all([
+          out.length ? this.store.adjacentEdges({ sources: batch, kinds: out, includeRemoved: true }) : [],
+          inc.length ? this.store.adjacentEdges({ destinations: batch, kinds: inc, includeRemoved: true }) : [],
         ]);
+        // The entities this batch reaches first, each by the first edge to it.
+        const found = new Map<string, Reached>();
         const reach = (edge: StoredEdge, from: string, to: string, toType: string) => {
-          if (to === request.root || reached.has(to)) return;
-          reached.set(to, { entityType: toType, relationship: edge.relationship, degree: hops + 1, via: from === request.root ? undefined : from });
-          next.push(to);
+          if (to === request.root || reached.has(to) || found.has(to) || removed.has(to)) return;
+          found.set(to, { entityType: toType, relationship: edge.relationship, degree: hops + 1, via: from === request.root ? undefined : from });
         };
-        for (const e of out) reach(e, e.source, e.destination, e.destinationType);
-        for (const e of into) reach(e, e.destination, e.source, e.sourceType);
+        for (const e of fromBatch) reach(e, e.source, e.destination, e.destinationType);
+        for (const e of intoBatch) reach(e, e.destination, e.source, e.sourceType);
+        if (!request.includeRemoved && found.size > 0) for (const urn of await this.store.softDeleted([...found.keys()])) removed.add(urn);
+        for (const [urn, r] of found) {
+          if (removed.has(urn)) continue;
+          reached.set(urn, r);
+          next.push(urn);
+        }
       }
       hops++;
       frontier = next;
