@@ -11,8 +11,9 @@
  * through HTTP (a listening server in this process, authentication on, one request at a time).
  * Every walk's total is checked against the same walk over the generated graph in memory.
  *
- * usage: node dist/bench/lineage.js [--datasets 10000[,100000,…]] [--postgres] [--rounds <n>] [--keep <dir|name>]
+ * usage: node dist/bench/lineage.js [--datasets 10000[,100000,…]] [--postgres] [--rounds <n>] [--in-flight <n>] [--keep <dir|name>]
  *   --datasets  the graph's size; several: one fresh store each, in order (default 10000)
+ *   --in-flight Ingest calls at a time while loading (default 2)
  *   --rounds    rounds of the interleaved walks (default 10: 400 1-hop reads, 30 3-hop walks and
  *               10 closures each way)
  *   --postgres  a fresh PostgreSQL database (dropped afterwards; see benchDatabase)
@@ -33,11 +34,21 @@ import { benchDatabase, fmt, makeTempDir, removeTempDir } from './harness.js';
 import { reach, warehouseGraph, type WarehouseGraph } from './lineage-graph.js';
 
 const { values: flags } = parseArgs({
-  options: { datasets: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '10' }, postgres: { type: 'boolean', default: false }, keep: { type: 'string' } },
+  options: {
+    datasets: { type: 'string', default: '10000' },
+    rounds: { type: 'string', default: '10' },
+    'in-flight': { type: 'string', default: '2' },
+    postgres: { type: 'boolean', default: false },
+    keep: { type: 'string' },
+  },
 });
 const SIZES = flags.datasets.split(',').map(Number);
 const ROUNDS = Number(flags.rounds);
-if (SIZES.some((n) => !Number.isInteger(n) || n < 1000) || !Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error('--datasets expects whole numbers ≥ 1,000, --rounds a positive one');
+/** Ingest calls at a time while loading: one prepares its batch while the store commits another's. */
+const IN_FLIGHT = Number(flags['in-flight']);
+if (SIZES.some((n) => !Number.isInteger(n) || n < 1000) || ![ROUNDS, IN_FLIGHT].every((n) => Number.isInteger(n) && n >= 1)) {
+  throw new Error('--datasets expects whole numbers ≥ 1,000, --rounds and --in-flight positive ones');
+}
 if (flags.keep !== undefined && SIZES.length > 1) throw new Error('--keep takes one --datasets size');
 /** Datasets per Ingest call (two aspects each: upstreamLineage and status). */
 const BATCH = 500;
@@ -55,50 +66,110 @@ const percentile = (xs: number[], p: number) => {
 };
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
-/** One walk: from a table, one way, so many hops; what it must reach. */
+type Kind = 'oneHop' | 'hubOneHop' | 'threeHops' | 'closure';
+const KINDS: Kind[] = ['oneHop', 'hubOneHop', 'threeHops', 'closure'];
+type Way = 'service' | 'HTTP';
+const WAYS: Way[] = ['service', 'HTTP'];
+
+/** A walk the bench times, and what it must reach (the same walk over the graph in memory). */
 interface Walk {
-  from: number;
+  kind: Kind;
+  way: Way;
+  urn: string;
   direction: LineageDirection;
   maxHops: number;
+  expected: number;
 }
 
-/** Writes the graph through the write path, BATCH datasets a call; returns the seconds it took. */
+/** The proposals that write tables from … to: each one's status, and its upstreamLineage when it has upstreams. */
+function proposals(graph: WarehouseGraph, from: number, to: number) {
+  const list = [];
+  for (let i = from; i < to; i++) {
+    const urn = graph.urn(i);
+    list.push({ urn, aspect: 'status', changeType: 'UPSERT' as const, value: { removed: false } });
+    const upstreams = Array.from(graph.ups.subarray(graph.upsFrom[i], graph.upsFrom[i + 1]), (u) => ({ dataset: graph.urn(u), type: 'TRANSFORMED', auditStamp: stamp }));
+    if (upstreams.length > 0) list.push({ urn, aspect: 'upstreamLineage', changeType: 'UPSERT' as const, value: { upstreams } });
+  }
+  return list;
+}
+
+/** Writes the graph through the write path, BATCH datasets a call, IN_FLIGHT calls at a time; returns the seconds it took. */
 async function load(services: Services, graph: WarehouseGraph): Promise<number> {
   const began = performance.now();
   let reported = began;
-  for (let start = 0; start < graph.size; start += BATCH) {
-    const proposals = [];
-    for (let i = start; i < Math.min(graph.size, start + BATCH); i++) {
-      const urn = graph.urn(i);
-      proposals.push({ urn, aspect: 'status', changeType: 'UPSERT' as const, value: { removed: false } });
-      const upstreams = Array.from(graph.ups.subarray(graph.upsFrom[i], graph.upsFrom[i + 1]), (u) => ({ dataset: graph.urn(u), type: 'TRANSFORMED', auditStamp: stamp }));
-      if (upstreams.length > 0) proposals.push({ urn, aspect: 'upstreamLineage', changeType: 'UPSERT' as const, value: { upstreams } });
+  let next = 0;
+  const writer = async () => {
+    while (next < graph.size) {
+      const from = next;
+      next = Math.min(graph.size, next + BATCH);
+      await services.ingest.ingest(proposals(graph, from, next), context);
+      if (performance.now() - reported > 60_000) {
+        reported = performance.now();
+        const seconds = (reported - began) / 1000;
+        console.log(`  … ${fmt(next)} datasets in ${fmt(seconds)} s (${fmt(next / seconds)}/s), load average ${loadAverage()}`);
+      }
     }
-    await services.ingest.ingest(proposals, context);
-    if (performance.now() - reported > 60_000) {
-      reported = performance.now();
-      const done = Math.min(graph.size, start + BATCH);
-      console.log(`  … ${fmt(done)} datasets in ${fmt((reported - began) / 1000)} s (${fmt(done / ((reported - began) / 1000))}/s), load average ${loadAverage()}`);
-    }
-  }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, writer));
   return (performance.now() - began) / 1000;
 }
 
-async function measure(size: number): Promise<void> {
-  console.log(`\n=== ${fmt(size)} datasets, ${flags.postgres ? 'PostgreSQL' : 'SQLite'} ===`);
+/**
+ * Makes the graph, prints its shape, loads it unless the store holds it already, and plans the
+ * walks with what each must reach. The graph (1M URNs) is let go on return, so that what is
+ * measured after runs in a heap like a server's.
+ */
+async function loadAndPlan(size: number, services: Services): Promise<{ labels: Record<Kind, string>; warmUp: Walk[]; rounds: Walk[][] }> {
   const made = performance.now();
   const graph = warehouseGraph(size);
-  const hubClosure = reach(graph, graph.hub, 'DOWNSTREAM', 3);
-  const rootClosure = reach(graph, graph.root, 'DOWNSTREAM', Number.MAX_SAFE_INTEGER);
+  const hubReach = reach(graph, graph.hub, 'DOWNSTREAM', 3);
+  const closure = reach(graph, graph.root, 'DOWNSTREAM', Number.MAX_SAFE_INTEGER);
   const fanOut = (t: number) => graph.downsFrom[t + 1] - graph.downsFrom[t];
   const upstreamCounts = [0, 0, 0, 0, 0, 0, 0];
   for (let i = 0; i < size; i++) upstreamCounts[Math.min(6, graph.upsFrom[i + 1] - graph.upsFrom[i])]++;
   console.log(`graph (${fmt(performance.now() - made)} ms to make): ${fmt(size)} datasets, ${fmt(graph.edges)} lineage edges, ${graph.domains} domains`);
   console.log(`  upstreams per dataset 0…5, 6+: ${upstreamCounts.map((n) => fmt(n)).join(' / ')}`);
   console.log(`  hubs' direct downstreams: ${graph.hubs.map((h) => fmt(fanOut(h))).join(', ')}`);
-  console.log(`  3-hop hub ${graph.urn(graph.hub)}: ${fmt(fanOut(graph.hub))} direct downstreams, ${fmt(hubClosure.total)} within 3 hops (${hubClosure.perHop.map((n) => fmt(n)).join(' + ')})`);
-  console.log(`  closure root ${graph.urn(graph.root)}: ${fmt(fanOut(graph.root))} direct downstreams, closure ${fmt(rootClosure.total)} in ${rootClosure.perHop.length} hops`);
+  console.log(`  3-hop hub ${graph.urn(graph.hub)}: ${fmt(fanOut(graph.hub))} direct downstreams, ${fmt(hubReach.total)} within 3 hops (${hubReach.perHop.map((n) => fmt(n)).join(' + ')})`);
+  console.log(`  closure root ${graph.urn(graph.root)}: ${fmt(fanOut(graph.root))} direct downstreams, closure ${fmt(closure.total)} in ${closure.perHop.length} hops`);
 
+  const last = graph.urn(size - 1);
+  if ((await services.store.adjacentEdges({ sources: [last], includeRemoved: true })).length > 0) {
+    console.log(`\nload: the kept store holds the graph already (${last} has its upstreams): not loaded`);
+  } else {
+    console.log(`\nload: ${BATCH} datasets per Ingest call (upstreamLineage and status), ${IN_FLIGHT} calls at a time, load average ${loadAverage()}`);
+    const seconds = await load(services, graph);
+    console.log(`load: ${fmt(seconds, 1)} s, ${fmt(size / seconds)} datasets/s, ${fmt(graph.edges / seconds)} edges/s, load average ${loadAverage()}`);
+  }
+
+  // Ordinary tables (not hubs), a different one each time, each way in turn.
+  let drawn = 0;
+  const walk = (kind: Kind, way: Way): Walk => {
+    const [from, direction, maxHops]: [number, LineageDirection, number] =
+      kind === 'oneHop'
+        ? [graph.hubs.length + ((++drawn * 7_919 + 13) % (size - graph.hubs.length)), drawn % 2 ? 'UPSTREAM' : 'DOWNSTREAM', 1]
+        : kind === 'hubOneHop'
+          ? [graph.hubs[0], 'DOWNSTREAM', 1]
+          : kind === 'threeHops'
+            ? [graph.hub, 'DOWNSTREAM', 3]
+            : [graph.root, 'DOWNSTREAM', 1000];
+    return { kind, way, urn: graph.urn(from), direction, maxHops, expected: reach(graph, from, direction, maxHops).total };
+  };
+  const round = () => KINDS.flatMap((kind) => WAYS.flatMap((way) => Array.from({ length: PER_ROUND[kind] }, () => walk(kind, way))));
+  return {
+    labels: {
+      oneHop: '1-hop, ordinary tables',
+      hubOneHop: `1-hop downstream of the largest hub (${fmt(fanOut(graph.hubs[0]))})`,
+      threeHops: `3-hop downstream of a hub (${fmt(hubReach.total)})`,
+      closure: `full downstream closure (${fmt(closure.total)})`,
+    },
+    warmUp: KINDS.flatMap((kind) => WAYS.map((way) => walk(kind, way))),
+    rounds: Array.from({ length: ROUNDS }, round),
+  };
+}
+
+async function measure(size: number): Promise<void> {
+  console.log(`\n=== ${fmt(size)} datasets, ${flags.postgres ? 'PostgreSQL' : 'SQLite'} ===`);
   const keptDir = flags.keep !== undefined && !flags.postgres;
   const dataDir = keptDir ? path.resolve(flags.keep!) : await makeTempDir('urnbase-lineage-');
   const database = flags.postgres ? await benchDatabase(flags.keep) : undefined;
@@ -114,14 +185,7 @@ async function measure(size: number): Promise<void> {
     ...(database ? { databaseUrl: database.url } : {}),
   });
   try {
-    const last = graph.urn(size - 1);
-    const loaded = (await services.store.adjacentEdges({ sources: [last], includeRemoved: true })).length > 0;
-    if (loaded) console.log(`\nload: the kept store holds the graph already (${last} has its upstreams): not loaded`);
-    else {
-      console.log(`\nload: ${BATCH} datasets per Ingest call (upstreamLineage and status), load average ${loadAverage()}`);
-      const seconds = await load(services, graph);
-      console.log(`load: ${fmt(seconds, 1)} s, ${fmt(size / seconds)} datasets/s, ${fmt(graph.edges / seconds)} edges/s, load average ${loadAverage()}`);
-    }
+    const { labels, warmUp, rounds } = await loadAndPlan(size, services);
     const bytes = database
       ? await database.size()
       : ['urnbase.db', 'urnbase.db-wal'].reduce((n, f) => {
@@ -137,68 +201,43 @@ async function measure(size: number): Promise<void> {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const expected = (w: Walk) => reach(graph, w.from, w.direction, w.maxHops).total;
-    const check = (w: Walk, total: number, partial: boolean, how: string) => {
-      const want = expected(w);
-      if (partial || total !== want) throw new Error(`${how} ${w.direction} ${w.maxHops} hops from ${graph.urn(w.from)}: ${total} reached${partial ? ' (partial)' : ''}, the graph has ${want}`);
+    const check = (w: Walk, total: number, partial: boolean) => {
+      if (partial || total !== w.expected) throw new Error(`${w.way}: ${w.direction} ${w.maxHops} hops from ${w.urn}: ${total} reached${partial ? ' (partial)' : ''}, the graph has ${w.expected}`);
     };
-    const inProcess = async (w: Walk): Promise<number> => {
+    const run = async (w: Walk): Promise<number> => {
       const t0 = performance.now();
-      const page = await lineage.page({ root: graph.urn(w.from), direction: w.direction, maxHops: w.maxHops, budgetMs: 60_000, includeRemoved: false }, { entityTypes: [], platforms: [], degrees: [] }, 0, 100);
-      const ms = performance.now() - t0;
-      check(w, page.total, page.partial, 'Lineage.page');
-      return ms;
-    };
-    const overHttp = async (w: Walk): Promise<number> => {
-      const t0 = performance.now();
-      const res = await fetch(`${base}/openapi/v3/lineage/dataset/${encodeURIComponent(graph.urn(w.from))}?direction=${w.direction}&maxHops=${w.maxHops}&budgetMs=60000`, { headers: { authorization: `Bearer ${SECRET}` } });
+      if (w.way === 'service') {
+        const page = await lineage.page({ root: w.urn, direction: w.direction, maxHops: w.maxHops, budgetMs: 60_000, includeRemoved: false }, { entityTypes: [], platforms: [], degrees: [] }, 0, 100);
+        const ms = performance.now() - t0;
+        check(w, page.total, page.partial);
+        return ms;
+      }
+      const res = await fetch(`${base}/openapi/v3/lineage/dataset/${encodeURIComponent(w.urn)}?direction=${w.direction}&maxHops=${w.maxHops}&budgetMs=60000`, { headers: { authorization: `Bearer ${SECRET}` } });
       const body = (await res.json()) as { total: number; partial: boolean };
       const ms = performance.now() - t0;
       if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-      check(w, body.total, body.partial, 'HTTP');
+      check(w, body.total, body.partial);
       return ms;
     };
 
-    // Ordinary tables (not hubs), a different one each time, each way in turn.
-    let drawn = 0;
-    const ordinary = (): Walk => {
-      drawn++;
-      const from = graph.hubs.length + ((drawn * 7_919 + 13) % (size - graph.hubs.length));
-      return { from, direction: drawn % 2 ? 'UPSTREAM' : 'DOWNSTREAM', maxHops: 1 };
-    };
-    const kinds = {
-      oneHop: { label: '1-hop, ordinary tables', walk: ordinary },
-      hubOneHop: { label: `1-hop downstream of the largest hub (${fmt(fanOut(graph.hubs[0]))})`, walk: (): Walk => ({ from: graph.hubs[0], direction: 'DOWNSTREAM', maxHops: 1 }) },
-      threeHops: { label: `3-hop downstream of a hub (${fmt(hubClosure.total)})`, walk: (): Walk => ({ from: graph.hub, direction: 'DOWNSTREAM', maxHops: 3 }) },
-      closure: { label: `full downstream closure (${fmt(rootClosure.total)})`, walk: (): Walk => ({ from: graph.root, direction: 'DOWNSTREAM', maxHops: 1000 }) },
-    } as const;
-    type Kind = keyof typeof kinds;
-    const names = Object.keys(kinds) as Kind[];
-    const ways = { service: inProcess, HTTP: overHttp };
+    for (const w of warmUp) await run(w);
+    console.log(`\nwalks: ${ROUNDS} interleaved rounds, each ${KINDS.map((k) => `${PER_ROUND[k]} ${k}`).join(', ')}, through the service and through HTTP; load average ${loadAverage()}`);
     const times = new Map<string, number[]>();
-    const record = (way: string, kind: Kind, ms: number) => times.set(`${way} ${kind}`, [...(times.get(`${way} ${kind}`) ?? []), ms]);
-
-    // Warm-up: one of each, each way (not counted).
-    for (const kind of names) for (const run of Object.values(ways)) await run(kinds[kind].walk());
-    console.log(`\nwalks: ${ROUNDS} interleaved rounds, each ${names.map((k) => `${PER_ROUND[k]} ${k}`).join(', ')}, through the service and through HTTP; load average ${loadAverage()}`);
     const began = performance.now();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const kind of names) {
-        for (const [way, run] of Object.entries(ways)) {
-          for (let k = 0; k < PER_ROUND[kind]; k++) record(way, kind, await run(kinds[kind].walk()));
-        }
-      }
+    for (const w of rounds.flat()) {
+      const ms = await run(w);
+      times.set(`${w.way} ${w.kind}`, [...(times.get(`${w.way} ${w.kind}`) ?? []), ms]);
     }
     console.log(`walks took ${fmt((performance.now() - began) / 1000)} s; load average ${loadAverage()}\n`);
 
     const header = ['walk', 'through', 'n', 'median ms', 'p95 ms', 'max ms', 'target (p95, at 1M)'];
     const rows: string[][] = [];
-    for (const kind of names) {
-      for (const way of Object.keys(ways)) {
+    for (const kind of KINDS) {
+      for (const way of WAYS) {
         const xs = times.get(`${way} ${kind}`)!;
         const target = kind === 'hubOneHop' ? undefined : TARGETS[kind];
         const p95 = percentile(xs, 95);
-        rows.push([kinds[kind].label, way, String(xs.length), fmt(percentile(xs, 50), 2), fmt(p95, 2), fmt(Math.max(...xs), 2), target === undefined ? '—' : `< ${fmt(target)} ms: ${p95 < target ? 'met' : 'NOT MET'}`]);
+        rows.push([labels[kind], way, String(xs.length), fmt(percentile(xs, 50), 2), fmt(p95, 2), fmt(Math.max(...xs), 2), target === undefined ? '—' : `< ${fmt(target)} ms: ${p95 < target ? 'met' : 'NOT MET'}`]);
       }
     }
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -81,6 +81,11 @@ export function degreeBucket(degree: number): DegreeBucket {
 
 /** Frontier URNs per edge read: one statement each way, with a bounded parameter list. */
 const BATCH = 500;
+/**
+ * Batches read at a time: PostgreSQL answers them on several of the pool's connections at once
+ * (a 100,000-entity closure is ~400 statements); SQLite reads them one after another all the same.
+ */
+const AT_ONCE = 4;
 
 interface Reached {
   entityType: string;
@@ -137,30 +142,25 @@ export class Lineage {
     let partial = false;
     walk: while (frontier.length > 0 && hops < request.maxHops) {
       const next: string[] = [];
-      for (let i = 0; i < frontier.length; i += BATCH) {
+      for (let i = 0; i < frontier.length; i += BATCH * AT_ONCE) {
         if (now() > deadline) {
           partial = true;
           break walk;
         }
-        const batch = frontier.slice(i, i + BATCH);
-        // Only the kinds that can start at the batch's entity types: a dataset has no outgoing downstream kind.
-        const types = new Set(batch.map((urn) => reached.get(urn)?.entityType ?? rootType));
-        const out = outgoing.filter((k) => k.sourceTypes.some((t) => types.has(t)));
-        const inc = incoming.filter((k) => k.destinationTypes.some((t) => types.has(t)));
-        // Soft-deleted entities are left out below, once each, rather than by a check per edge read.
-        const [fromBatch, intoBatch] = await Promise.all([
-          out.length ? this.store.adjacentEdges({ sources: batch, kinds: out, includeRemoved: true }) : [],
-          inc.length ? this.store.adjacentEdges({ destinations: batch, kinds: inc, includeRemoved: true }) : [],
-        ]);
-        // The entities this batch reaches first, each by the first edge to it.
+        const batches: string[][] = [];
+        for (let j = i; j < Math.min(frontier.length, i + BATCH * AT_ONCE); j += BATCH) batches.push(frontier.slice(j, j + BATCH));
+        const steps = await Promise.all(batches.map((batch) => this.step(batch, (urn) => reached.get(urn)?.entityType ?? rootType, outgoing, incoming)));
+        // The entities these batches reach first, each by the first edge to it (batch by batch, in order).
         const found = new Map<string, Reached>();
         const reach = (edge: StoredEdge, from: string, to: string, toType: string) => {
           if (to === request.root || reached.has(to) || found.has(to) || removed.has(to)) return;
           found.set(to, { entityType: toType, relationship: edge.relationship, degree: hops + 1, via: from === request.root ? undefined : from });
         };
-        for (const e of fromBatch) reach(e, e.source, e.destination, e.destinationType);
-        for (const e of intoBatch) reach(e, e.destination, e.source, e.sourceType);
-        if (!request.includeRemoved && found.size > 0) for (const urn of await this.store.softDeleted([...found.keys()])) removed.add(urn);
+        for (const [fromBatch, intoBatch] of steps) {
+          for (const e of fromBatch) reach(e, e.source, e.destination, e.destinationType);
+          for (const e of intoBatch) reach(e, e.destination, e.source, e.sourceType);
+        }
+        if (!request.includeRemoved && found.size > 0) for (const urn of await this.softDeleted([...found.keys()])) removed.add(urn);
         for (const [urn, r] of found) {
           if (removed.has(urn)) continue;
           reached.set(urn, r);
@@ -174,6 +174,30 @@ export class Lineage {
     for (const [urn, r] of reached) hits.push({ urn, entityType: r.entityType, relationship: r.relationship, degree: r.degree });
     hits.sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
     return { hits, partial, hops, path: (urn) => pathTo(urn, request.root, reached) };
+  }
+
+  /**
+   * One batch's edges: out of it by the kinds leading away from the root, into it by the others.
+   * Only the kinds that can start at the batch's entity types (a dataset has no outgoing downstream
+   * kind); soft-deleted ends are left to the walk, which checks each entity once.
+   */
+  private step(batch: string[], typeOf: (urn: string) => string, outgoing: readonly LineageKind[], incoming: readonly LineageKind[]): Promise<[StoredEdge[], StoredEdge[]]> {
+    const types = new Set(batch.map(typeOf));
+    const out = outgoing.filter((k) => k.sourceTypes.some((t) => types.has(t)));
+    const into = incoming.filter((k) => k.destinationTypes.some((t) => types.has(t)));
+    return Promise.all([
+      out.length ? this.store.adjacentEdges({ sources: batch, kinds: out, includeRemoved: true }) : [],
+      into.length ? this.store.adjacentEdges({ destinations: batch, kinds: into, includeRemoved: true }) : [],
+    ]);
+  }
+
+  /** Which of the URNs are soft-deleted, asked BATCH at a time, AT_ONCE statements at a time. */
+  private async softDeleted(urns: string[]): Promise<string[]> {
+    const chunks: string[][] = [];
+    for (let i = 0; i < urns.length; i += BATCH) chunks.push(urns.slice(i, i + BATCH));
+    const found: string[] = [];
+    for (let i = 0; i < chunks.length; i += AT_ONCE) for (const list of await Promise.all(chunks.slice(i, i + AT_ONCE).map((c) => this.store.softDeleted(c)))) found.push(...list);
+    return found;
   }
 }
 
