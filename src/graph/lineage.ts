@@ -149,7 +149,9 @@ export class Lineage {
         }
         const batches: string[][] = [];
         for (let j = i; j < Math.min(frontier.length, i + BATCH * AT_ONCE); j += BATCH) batches.push(frontier.slice(j, j + BATCH));
-        const steps = await Promise.all(batches.map((batch) => this.step(batch, (urn) => reached.get(urn)?.entityType ?? rootType, outgoing, incoming)));
+        // The root's step checks its far ends in its own statement: a 1-hop walk is one statement, not two.
+        const checked = hops === 0 && !request.includeRemoved;
+        const steps = await Promise.all(batches.map((batch) => this.step(batch, (urn) => reached.get(urn)?.entityType ?? rootType, outgoing, incoming, checked)));
         // The entities these batches reach first, each by the first edge to it (batch by batch, in order).
         const found = new Map<string, Reached>();
         const reach = (edge: StoredEdge, from: string, to: string, toType: string) => {
@@ -160,7 +162,7 @@ export class Lineage {
           for (const e of fromBatch) reach(e, e.source, e.destination, e.destinationType);
           for (const e of intoBatch) reach(e, e.destination, e.source, e.sourceType);
         }
-        if (!request.includeRemoved && found.size > 0) for (const urn of await this.softDeleted([...found.keys()])) removed.add(urn);
+        if (!request.includeRemoved && !checked && found.size > 0) for (const urn of await this.softDeleted([...found.keys()])) removed.add(urn);
         for (const [urn, r] of found) {
           if (removed.has(urn)) continue;
           reached.set(urn, r);
@@ -179,15 +181,16 @@ export class Lineage {
   /**
    * One batch's edges: out of it by the kinds leading away from the root, into it by the others.
    * Only the kinds that can start at the batch's entity types (a dataset has no outgoing downstream
-   * kind); soft-deleted ends are left to the walk, which checks each entity once.
+   * kind). Soft-deleted far ends are left out by the statement when `checked`, else left to the
+   * walk, which checks each entity once.
    */
-  private step(batch: string[], typeOf: (urn: string) => string, outgoing: readonly LineageKind[], incoming: readonly LineageKind[]): Promise<[StoredEdge[], StoredEdge[]]> {
+  private step(batch: string[], typeOf: (urn: string) => string, outgoing: readonly LineageKind[], incoming: readonly LineageKind[], checked: boolean): Promise<[StoredEdge[], StoredEdge[]]> {
     const types = new Set(batch.map(typeOf));
     const out = outgoing.filter((k) => k.sourceTypes.some((t) => types.has(t)));
     const into = incoming.filter((k) => k.destinationTypes.some((t) => types.has(t)));
     return Promise.all([
-      out.length ? this.store.adjacentEdges({ sources: batch, kinds: out, includeRemoved: true }) : [],
-      into.length ? this.store.adjacentEdges({ destinations: batch, kinds: into, includeRemoved: true }) : [],
+      out.length ? this.store.adjacentEdges({ sources: batch, kinds: out, includeRemoved: !checked }) : [],
+      into.length ? this.store.adjacentEdges({ destinations: batch, kinds: into, includeRemoved: !checked }) : [],
     ]);
   }
 
