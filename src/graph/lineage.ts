@@ -44,6 +44,7 @@ export interface LineagePathHit extends LineageHit {
 }
 
 export interface LineageWalk {
+  /** In the order reached: by degree, each degree's entities in no particular order. */
   hits: LineageHit[];
   /** One of the shortest paths to a reached entity, root first. */
   path(urn: string): string[];
@@ -123,7 +124,7 @@ export class Lineage {
       degrees[bucket]++;
       if (buckets.size === 0 || buckets.has(bucket)) passing.push(hit);
     }
-    const hits = passing.slice(start, start + count).map((hit) => ({ ...hit, path: walk.path(hit.urn) }));
+    const hits = sortedSlice(passing, start, count).map((hit) => ({ ...hit, path: walk.path(hit.urn) }));
     return { degrees, total: passing.length, hits, partial: walk.partial, hops: walk.hops };
   }
 
@@ -172,9 +173,9 @@ export class Lineage {
       hops++;
       frontier = next;
     }
+    // Reached level by level: already in degree order.
     const hits: LineageHit[] = [];
     for (const [urn, r] of reached) hits.push({ urn, entityType: r.entityType, relationship: r.relationship, degree: r.degree });
-    hits.sort((a, b) => a.degree - b.degree || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
     return { hits, partial, hops, path: (urn) => pathTo(urn, request.root, reached) };
   }
 
@@ -202,6 +203,26 @@ export class Lineage {
     for (let i = 0; i < chunks.length; i += AT_ONCE) for (const list of await Promise.all(chunks.slice(i, i + AT_ONCE).map((c) => this.store.softDeleted(c)))) found.push(...list);
     return found;
   }
+}
+
+/**
+ * Hits `start` to `start + count` by degree, then URN, from hits in degree order: only the degrees
+ * the page overlaps are sorted (a closure of 100,000 took 155 ms to sort whole; its first page is
+ * among the few hundred at degree 1).
+ */
+function sortedSlice(hits: readonly LineageHit[], start: number, count: number): LineageHit[] {
+  const page: LineageHit[] = [];
+  const end = Math.min(hits.length, start + count);
+  for (let from = 0; from < end; ) {
+    let to = from + 1;
+    while (to < hits.length && hits[to].degree === hits[from].degree) to++;
+    if (to > start) {
+      const run = hits.slice(from, to).sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+      page.push(...run.slice(Math.max(0, start - from), end - from));
+    }
+    from = to;
+  }
+  return page;
 }
 
 function pathTo(urn: string, root: string, reached: ReadonlyMap<string, Reached>): string[] {
