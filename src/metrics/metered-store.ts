@@ -16,6 +16,7 @@ const TIMED = [
   'readEdges',
   'countEdges',
   'adjacentEdges',
+  'softDeleted',
   'readEvents',
   'pruneEvents',
   // Timeseries points: an entity's, the latest ones, a scroll, deletes and retention.

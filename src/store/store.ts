@@ -253,6 +253,11 @@ export interface Store extends TokenStore {
    * `sources` or `destinations` names (and so bounds).
    */
   adjacentEdges(filter: EdgeFilter): Promise<StoredEdge[]>;
+  /**
+   * Which of the entities are soft-deleted (their status says removed), in no order: a walk asks
+   * once for each entity it reaches rather than for each edge it reads (several lead to most).
+   */
+  softDeleted(urns: readonly string[]): Promise<string[]>;
   /** The version of how edges are drawn (GraphEdges.version) the graph was built with ('': never built). */
   graphVersion(): Promise<string>;
   /** Removes every edge, to draw the graph again (then setGraphVersion). */

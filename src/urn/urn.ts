@@ -69,6 +69,14 @@ function checkLength(text: string): void {
   }
 }
 
+/**
+ * The entity type of a URN known to be valid (one read back from the store), without parsing its
+ * id: a walk over 100,000 entities reads each URN's type, and parseUrn's cache holds 10,000.
+ */
+export function entityTypeOf(urn: string): string {
+  return urn.slice(PREFIX.length, urn.indexOf(':', PREFIX.length));
+}
+
 /** True when `text` parses as a URN (of `entityType`, when given). */
 export function isUrn(text: unknown, entityType?: string | readonly string[]): boolean {
   if (typeof text !== 'string') return false;

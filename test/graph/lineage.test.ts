@@ -114,6 +114,10 @@ describe('lineage: multi-hop walks with degrees, paths, filters and budgets', ()
     await ok(write(mart, 'status', { removed: true }));
     assert.deepEqual(await reached(raw, 'direction=DOWNSTREAM'), [`1 ${clean}`]);
     assert.equal((await reached(raw, 'direction=DOWNSTREAM&includeSoftDelete=true')).length, 5);
+    // At the first hop too (the root's step checks in its own statement), either way.
+    assert.deepEqual(await reached(clean, 'direction=DOWNSTREAM'), []);
+    assert.deepEqual(await reached(report, 'direction=UPSTREAM'), []);
+    assert.deepEqual(await reached(report, 'direction=UPSTREAM&includeSoftDelete=true&maxHops=1'), [`1 ${mart}`]);
     await ok(write(mart, 'status', { removed: false }));
     // The report now reads raw directly: its old edge to the mart is gone.
     await ok(write(report, 'upstreamLineage', upstreams(raw)));

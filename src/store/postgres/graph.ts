@@ -1,3 +1,4 @@
+import { stepRelationships } from '../adjacent-edges.js';
 import { storedOwner, type EdgeFilter, type EdgeQuery, type EdgeWrite } from '../graph-types.js';
 import type { WriteStatement } from './write-statement.js';
 
@@ -31,6 +32,39 @@ export function addEdgeWrites(statement: WriteStatement, writes: readonly EdgeWr
   }
 }
 
+/** Which of $1's entities are soft-deleted (a walk's check of what it reached). */
+export const softDeletedSql = `SELECT urn FROM aspects WHERE aspect = 'status' AND urn = ANY($1::text[]) AND (metadata::jsonb ->> 'removed') = 'true'`;
+
+/** A soft-deleted end's status row, for the end named by `column`. */
+const removed = (column: string) =>
+  `NOT EXISTS (SELECT 1 FROM aspects s WHERE s.urn = e.${column} AND s.aspect = 'status' AND (s.metadata::jsonb ->> 'removed') = 'true')`;
+
+/** Soft-deleted ends left out, but those the filter names (it bounds them: a walk's frontier). */
+function unremoved(filter: EdgeFilter, where: string[]): void {
+  if (filter.includeRemoved) return;
+  if (!filter.sources?.length) where.push(removed('source'));
+  if (!filter.destinations?.length) where.push(removed('destination'));
+}
+
+/**
+ * A walk's step: the filter's distinct (source, relationship, destination) by ends and
+ * relationship names, for typedEdges (adjacent-edges.ts); undefined when no relationship can match.
+ */
+export function adjacentSql(filter: EdgeFilter, params: unknown[]): string | undefined {
+  const relationships = stepRelationships(filter);
+  if (relationships?.length === 0) return undefined;
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (filter.sources?.length) where.push(`e.source = ANY(${param(filter.sources)}::text[])`);
+  if (filter.destinations?.length) where.push(`e.destination = ANY(${param(filter.destinations)}::text[])`);
+  if (relationships) where.push(`e.relationship = ANY(${param(relationships)}::text[])`);
+  unremoved(filter, where);
+  return `SELECT DISTINCT e.source, e.relationship, e.destination FROM edges e WHERE ${where.join(' AND ') || 'true'}`;
+}
+
 /** The query's distinct edges, in (relationship, source, destination) order (see EdgeQuery), with its parameters. */
 export function edgesSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: unknown[], ordered: boolean): string {
   const param = (value: unknown) => {
@@ -58,12 +92,7 @@ export function edgesSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: u
     const { relationship, source, destination } = query.after;
     where.push(`(e.relationship, e.source, e.destination) > (${[relationship, source, destination].map((v) => `${param(v)}::text COLLATE "C"`).join(', ')})`);
   }
-  const removed = (column: string) =>
-    `NOT EXISTS (SELECT 1 FROM aspects s WHERE s.urn = e.${column} AND s.aspect = 'status' AND (s.metadata::jsonb ->> 'removed') = 'true')`;
-  if (!query.includeRemoved) {
-    if (!query.sources?.length) where.push(removed('source'));
-    if (!query.destinations?.length) where.push(removed('destination'));
-  }
+  unremoved(query, where);
   return `SELECT DISTINCT e.source, e.source_type AS "sourceType", e.relationship, e.destination, e.destination_type AS "destinationType"
             FROM edges e WHERE ${where.join(' AND ') || 'true'}${ordered ? ' ORDER BY e.relationship, e.source, e.destination' : ''}`;
 }

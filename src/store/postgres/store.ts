@@ -1,3 +1,4 @@
+import { typedEdges } from '../adjacent-edges.js';
 import type { EdgeFilter, EdgeQuery, StoredEdge } from '../graph-types.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
 import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, Store, StoredAspect, StoredPoint, StoreLocation, TokenRecord } from '../store.js';
@@ -6,7 +7,7 @@ import { storeError } from './errors.js';
 import { migratePostgresAt } from './migrate.js';
 import { StorePool, type PoolOptions } from './pool.js';
 import { AspectReads } from './aspect-reads.js';
-import { edgesSql } from './graph.js';
+import { adjacentSql, edgesSql, softDeletedSql } from './graph.js';
 import { PostgresGroupCommit } from './group-commit.js';
 import { clearIndex } from './search-index.js';
 import { PostgresSearch } from './search.js';
@@ -118,9 +119,18 @@ export class PostgresStore implements Store {
     return Number(rows[0]?.n ?? 0);
   }
 
-  adjacentEdges(filter: EdgeFilter): Promise<StoredEdge[]> {
+  /** A walk's step: ends and relationships from the edges_in index or the key, the types tested after (adjacent-edges.ts). */
+  async adjacentEdges(filter: EdgeFilter): Promise<StoredEdge[]> {
     const params: unknown[] = [];
-    return this.db.rows<StoredEdge & Record<string, unknown>>(edgesSql(filter, params, false), params);
+    const sql = adjacentSql(filter, params);
+    if (sql === undefined) return [];
+    const rows = await this.db.rows<{ source: string; relationship: string; destination: string }>(sql, params);
+    return typedEdges(filter, rows.map((r) => [r.source, r.relationship, r.destination] as const));
+  }
+
+  async softDeleted(urns: readonly string[]): Promise<string[]> {
+    const rows = await this.db.rows<{ urn: string }>(softDeletedSql, [urns]);
+    return rows.map((r) => r.urn);
   }
 
   async graphVersion(): Promise<string> {

@@ -1,7 +1,11 @@
 import type Database from 'better-sqlite3';
+import { stepRelationships, typedEdges } from '../adjacent-edges.js';
 import { storedOwner, type EdgeFilter, type EdgeQuery, type EdgeWrite, type StoredEdge } from '../graph-types.js';
 
 type Param = string | number;
+
+/** URNs per softDeleted statement: a bounded parameter list (a hub's step may reach thousands). */
+const SOFT_DELETED_BATCH = 500;
 
 /** The edges table (migrate.ts): edge writes inside the commit's transaction, and the relationship reads. */
 export class SqliteGraph {
@@ -40,9 +44,21 @@ export class SqliteGraph {
     return this.statement(sql).all(params) as StoredEdge[];
   }
 
+  /** A walk's step: ends and relationships from the indexes alone, the types tested after (adjacent-edges.ts). */
   adjacent(filter: EdgeFilter): StoredEdge[] {
     const params: Param[] = [];
-    return this.statement(selectSql(filter, params, false)).all(params) as StoredEdge[];
+    const sql = adjacentSql(filter, params);
+    return sql === undefined ? [] : typedEdges(filter, this.statement(sql).raw(true).all(params) as Array<[string, string, string]>);
+  }
+
+  softDeleted(urns: readonly string[]): string[] {
+    const found: string[] = [];
+    for (let i = 0; i < urns.length; i += SOFT_DELETED_BATCH) {
+      const params: Param[] = [];
+      const sql = `SELECT urn FROM aspects WHERE aspect = 'status' AND urn IN (${list(urns.slice(i, i + SOFT_DELETED_BATCH), params)}) AND json_extract(metadata, '$.removed') = 1`;
+      for (const urn of this.statement(sql).pluck(true).all(params) as string[]) found.push(urn);
+    }
+    return found;
   }
 
   count(query: EdgeFilter): number {
@@ -84,6 +100,25 @@ const list = (values: readonly string[], params: Param[]) => {
   return values.map(() => '?').join(', ');
 };
 
+/** Soft-deleted ends left out, but those the filter names (it bounds them: a walk's frontier). */
+function unremoved(filter: EdgeFilter, where: string[]): void {
+  if (filter.includeRemoved) return;
+  if (!filter.sources?.length) where.push(`NOT ${removed('source')}`);
+  if (!filter.destinations?.length) where.push(`NOT ${removed('destination')}`);
+}
+
+/** The filter's distinct (source, relationship, destination), for typedEdges; undefined when no relationship can match. */
+function adjacentSql(filter: EdgeFilter, params: Param[]): string | undefined {
+  const relationships = stepRelationships(filter);
+  if (relationships?.length === 0) return undefined;
+  const where: string[] = [];
+  if (filter.sources?.length) where.push(`e.source IN (${list(filter.sources, params)})`);
+  if (filter.destinations?.length) where.push(`e.destination IN (${list(filter.destinations, params)})`);
+  if (relationships) where.push(`e.relationship IN (${list(relationships, params)})`);
+  unremoved(filter, where);
+  return `SELECT DISTINCT e.source, e.relationship, e.destination FROM edges e WHERE ${where.join(' AND ') || '1'}`;
+}
+
 /** The query's distinct edges, in (relationship, source, destination) order (see EdgeQuery). */
 function selectSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: Param[], ordered: boolean): string {
   const where: string[] = [];
@@ -109,10 +144,7 @@ function selectSql(query: EdgeFilter & Pick<EdgeQuery, 'after'>, params: Param[]
     where.push('(e.relationship, e.source, e.destination) > (?, ?, ?)');
     params.push(query.after.relationship, query.after.source, query.after.destination);
   }
-  if (!query.includeRemoved) {
-    if (!query.sources?.length) where.push(`NOT ${removed('source')}`);
-    if (!query.destinations?.length) where.push(`NOT ${removed('destination')}`);
-  }
+  unremoved(query, where);
   return `SELECT DISTINCT e.source AS source, e.source_type AS sourceType, e.relationship AS relationship, e.destination AS destination, e.destination_type AS destinationType
             FROM edges e WHERE ${where.join(' AND ') || '1'}${ordered ? ' ORDER BY e.relationship, e.source, e.destination' : ''}`;
 }

@@ -166,6 +166,11 @@ export class SqliteStore implements Store {
     return this.graph.adjacent(filter);
   }
 
+  async softDeleted(urns: readonly string[]): Promise<string[]> {
+    if (this.commits.busy) await this.quiet();
+    return this.graph.softDeleted(urns);
+  }
+
   async graphVersion(): Promise<string> {
     if (this.commits.busy) await this.quiet();
     return this.graph.version();
