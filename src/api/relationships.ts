@@ -268,6 +268,25 @@ function scrollAnswer({ edges, scrollId }: { edges: StoredEdge[]; scrollId: stri
 
 const node: JsonSchema = { type: 'object', required: ['entityType', 'urn'], properties: { entityType: { type: 'string' }, urn: { type: 'string' } } };
 
+/** A page of edges, each with the fields given beside its relationship and ends. */
+function edgeScroll(more: Record<string, JsonSchema>): JsonSchema {
+  return {
+    type: 'object',
+    required: ['scrollId', 'results'],
+    properties: {
+      scrollId: { type: 'string', nullable: true, description: 'Pass it back for the next page; null on the last' },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['relationshipType', 'source', 'destination', ...Object.keys(more)],
+          properties: { relationshipType: { type: 'string' }, source: node, destination: node, ...more },
+        },
+      },
+    },
+  };
+}
+
 /** The shapes of the answers, as named schemas of the API document. */
 export const relationshipShapes: Record<string, JsonSchema> = {
   RelatedEntities: {
@@ -283,40 +302,9 @@ export const relationshipShapes: Record<string, JsonSchema> = {
       },
     },
   },
-  LineageScroll: {
-    type: 'object',
-    required: ['scrollId', 'results'],
-    properties: {
-      scrollId: { type: 'string', nullable: true, description: 'Pass it back for the next page; null on the last' },
-      results: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['relationshipType', 'source', 'destination', 'upstream', 'downstream'],
-          properties: {
-            relationshipType: { type: 'string' },
-            source: node,
-            destination: node,
-            upstream: { type: 'string', description: 'The end data flows from (the destination of DownstreamOf, the source of Produces)' },
-            downstream: { type: 'string', description: 'The end data flows to' },
-          },
-        },
-      },
-    },
-  },
-  RelationshipScroll: {
-    type: 'object',
-    required: ['scrollId', 'results'],
-    properties: {
-      scrollId: { type: 'string', nullable: true, description: 'Pass it back for the next page; null on the last' },
-      results: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['relationshipType', 'source', 'destination'],
-          properties: { relationshipType: { type: 'string' }, source: node, destination: node },
-        },
-      },
-    },
-  },
+  LineageScroll: edgeScroll({
+    upstream: { type: 'string', description: 'The end data flows from (the destination of DownstreamOf, the source of Produces)' },
+    downstream: { type: 'string', description: 'The end data flows to' },
+  }),
+  RelationshipScroll: edgeScroll({}),
 };
