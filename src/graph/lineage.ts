@@ -2,6 +2,7 @@ import type { Registry } from '../registry/registry.js';
 import type { EdgeKind, StoredEdge } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
 import { parseUrn } from '../urn/urn.js';
+import { lineageSides, type LineageSides } from './neighbours.js';
 import { platformOf } from './platform.js';
 
 /** Which way a lineage walk goes from its root. */
@@ -130,10 +131,7 @@ export class Lineage {
 
   async walk(request: LineageRequest, now: () => number = Date.now): Promise<LineageWalk> {
     const deadline = now() + request.budgetMs;
-    // Upstream: follow upstream-pointing edges out of a node, downstream-pointing ones into it.
-    const wantUpstream = request.direction === 'UPSTREAM';
-    const outgoing = this.kinds.filter((k) => k.upstream === wantUpstream);
-    const incoming = this.kinds.filter((k) => k.upstream !== wantUpstream);
+    const sides = lineageSides(this.kinds, request.direction);
     const reached = new Map<string, Reached>();
     /** Soft-deleted entities met so far: not walked through (the root excepted). */
     const removed = new Set<string>();
@@ -152,7 +150,7 @@ export class Lineage {
         for (let j = i; j < Math.min(frontier.length, i + BATCH * AT_ONCE); j += BATCH) batches.push(frontier.slice(j, j + BATCH));
         // The root's step checks its far ends in its own statement: a 1-hop walk is one statement, not two.
         const checked = hops === 0 && !request.includeRemoved;
-        const steps = await Promise.all(batches.map((batch) => this.step(batch, (urn) => reached.get(urn)?.entityType ?? rootType, outgoing, incoming, checked)));
+        const steps = await Promise.all(batches.map((batch) => this.step(batch, (urn) => reached.get(urn)?.entityType ?? rootType, sides, checked)));
         // The entities these batches reach first, each by the first edge to it (batch by batch, in order).
         const found = new Map<string, Reached>();
         const reach = (edge: StoredEdge, from: string, to: string, toType: string) => {
@@ -180,15 +178,15 @@ export class Lineage {
   }
 
   /**
-   * One batch's edges: out of it by the kinds leading away from the root, into it by the others.
+   * One batch's edges: out of it and into it by the kinds that lead away from the root.
    * Only the kinds that can start at the batch's entity types (a dataset has no outgoing downstream
    * kind). Soft-deleted far ends are left out by the statement when `checked`, else left to the
    * walk, which checks each entity once.
    */
-  private step(batch: string[], typeOf: (urn: string) => string, outgoing: readonly LineageKind[], incoming: readonly LineageKind[], checked: boolean): Promise<[StoredEdge[], StoredEdge[]]> {
+  private step(batch: string[], typeOf: (urn: string) => string, sides: LineageSides, checked: boolean): Promise<[StoredEdge[], StoredEdge[]]> {
     const types = new Set(batch.map(typeOf));
-    const out = outgoing.filter((k) => k.sourceTypes.some((t) => types.has(t)));
-    const into = incoming.filter((k) => k.destinationTypes.some((t) => types.has(t)));
+    const out = sides.out.filter((k) => k.sourceTypes.some((t) => types.has(t)));
+    const into = sides.in.filter((k) => k.destinationTypes.some((t) => types.has(t)));
     return Promise.all([
       out.length ? this.store.adjacentEdges({ sources: batch, kinds: out, includeRemoved: !checked }) : [],
       into.length ? this.store.adjacentEdges({ destinations: batch, kinds: into, includeRemoved: !checked }) : [],

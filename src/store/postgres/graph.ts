@@ -32,7 +32,7 @@ export function addEdgeWrites(statement: WriteStatement, writes: readonly EdgeWr
   }
 }
 
-/** Which of $1's entities are soft-deleted (a walk's check of what it reached). */
+/** Which of $1's entities are soft-deleted (a walk's check of what it reached), from aspects_soft_deleted (migrate.ts), whose predicate this is. */
 export const softDeletedSql = `SELECT urn FROM aspects WHERE aspect = 'status' AND urn = ANY($1::text[]) AND (metadata::jsonb ->> 'removed') = 'true'`;
 
 /** A soft-deleted end's status row, for the end named by `column`. */

@@ -238,6 +238,9 @@ export const PG_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX edges_in ON edges (destination, relationship, source);
    DELETE FROM search_meta WHERE key = 'graph';`,
+  // As on SQLite: the soft-deleted entities alone, for a lineage walk's check of what it reached
+  // (graph.ts); the predicate is the queries' own, so that the planner can prove it.
+  `CREATE INDEX aspects_soft_deleted ON aspects (urn) WHERE aspect = 'status' AND (metadata::jsonb ->> 'removed') = 'true';`,
 ];
 
 /** Any fixed number: the lock replicas starting together queue on. */

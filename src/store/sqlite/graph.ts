@@ -55,7 +55,7 @@ export class SqliteGraph {
     const found: string[] = [];
     for (let i = 0; i < urns.length; i += SOFT_DELETED_BATCH) {
       const params: Param[] = [];
-      const sql = `SELECT urn FROM aspects WHERE aspect = 'status' AND urn IN (${list(urns.slice(i, i + SOFT_DELETED_BATCH), params)}) AND json_extract(metadata, '$.removed') = 1`;
+      const sql = `SELECT urn FROM aspects INDEXED BY aspects_soft_deleted WHERE ${SOFT_DELETED} AND urn IN (${list(urns.slice(i, i + SOFT_DELETED_BATCH), params)})`;
       for (const urn of this.statement(sql).pluck(true).all(params) as string[]) found.push(urn);
     }
     return found;
@@ -91,9 +91,14 @@ export class SqliteGraph {
   }
 }
 
+/**
+ * A soft-deleted entity's status row: aspects_soft_deleted's own predicate (migrate.ts). Named by
+ * INDEXED BY in every query, which then fails rather than fall back to a probe of every status.
+ */
+const SOFT_DELETED = `aspect = 'status' AND json_extract(metadata, '$.removed') = 1`;
+
 /** A soft-deleted entity's status row, for the end named by `column`. */
-const removed = (column: string) =>
-  `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = e.${column} AND s.aspect = 'status' AND json_extract(s.metadata, '$.removed') = 1)`;
+const removed = (column: string) => `EXISTS (SELECT 1 FROM aspects INDEXED BY aspects_soft_deleted WHERE urn = e.${column} AND ${SOFT_DELETED})`;
 
 const list = (values: readonly string[], params: Param[]) => {
   for (const value of values) params.push(value);

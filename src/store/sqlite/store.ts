@@ -62,6 +62,10 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.pragma('busy_timeout = 5000');
+    // Up to 256 MiB of pages kept in the process (SQLite's default is 2 MiB): a lineage walk at 1M
+    // datasets reads ~100 MiB of edge index pages, which otherwise come back through the OS a read
+    // call each (a 3-hop impact of 10,000 entities, 185 ms against 132 ms). Used as filled only.
+    this.db.pragma('cache_size = -262144');
     this.migrationsRun = migrate(this.db);
     if (file) {
       this.db.pragma('wal_autocheckpoint = 0');
