@@ -48,7 +48,7 @@ import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
   Partial<Pick<Config, 'requestTimeout' | 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'timeseriesRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
-  Pick<CoreOptions, 'testsWorkersFrom'> & {
+  Pick<CoreOptions, 'testsWorkersFrom' | 'graph'> & {
     /** Use this store instead of opening the configured one (SQLite in dataDir, or PostgreSQL). */
     store?: Store;
     /** Where log lines go (default stdout): tests read them. */

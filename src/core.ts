@@ -40,6 +40,8 @@ export interface CoreOptions {
   testsWorkers?: number;
   /** Fewest entities in scope for a run to go to the workers (default 2,000). */
   testsWorkersFrom?: number;
+  /** Whether writes keep the graph's edges (default true): false only to measure what that costs (bench/graph-upkeep.ts). */
+  graph?: boolean;
 }
 
 /** Wires the services; app.ts builds one per process, and so does each worker thread of a test run. */
@@ -50,7 +52,7 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const fields = SearchFields.load(registry);
   const indexer = new SearchIndexer(registry, fields);
   const graph = new GraphEdges(registry);
-  const ingest = new Ingest(store, registry, plugins, indexer, Math.max(DEFAULT_MAX_WRITE_CHARS, 4 * (options.bodyLimit ?? 0)), graph);
+  const ingest = new Ingest(store, registry, plugins, indexer, Math.max(DEFAULT_MAX_WRITE_CHARS, 4 * (options.bodyLimit ?? 0)), options.graph === false ? undefined : graph);
   const catalog = new TestCatalog(registry, reader);
   // Parsed test definitions stay cached until a testInfo changes, here or elsewhere.
   const forget = (events: readonly ChangeEvent[]) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate();

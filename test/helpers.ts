@@ -58,6 +58,11 @@ export const enc = encodeURIComponent;
 
 export const V2 = '/openapi/v2/entity';
 
+/** An `upstreamLineage` value naming the datasets as TRANSFORMED upstreams (the lineage tests' edges). */
+export function upstreams(...datasets: string[]): { upstreams: Array<{ dataset: string; type: string; auditStamp: { time: number; actor: string } }> } {
+  return { upstreams: datasets.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:etl' } })) };
+}
+
 export function datasetUrn(name: string, platform = 'hive', fabric = 'PROD'): string {
   return `urn:li:dataset:(urn:li:dataPlatform:${platform},${name},${fabric})`;
 }

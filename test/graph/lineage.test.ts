@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GraphEdges } from '../../src/graph/edges.js';
 import { Lineage } from '../../src/graph/lineage.js';
-import { datasetUrn, enc, testApp, type TestApp } from '../helpers.js';
+import { datasetUrn, enc, testApp, type TestApp, upstreams } from '../helpers.js';
 
-const stamp = { time: 0, actor: 'urn:li:corpuser:etl' };
 const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
-const upstreams = (...datasets: string[]) => ({ upstreams: datasets.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: stamp })) });
 
 /**
  * Multi-hop lineage (both stores): a chain raw → clean → (snowflake) mart → report, a job reading

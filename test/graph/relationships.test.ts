@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GraphEdges } from '../../src/graph/edges.js';
-import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
+import { datasetUrn, enc, testApp, type TestApp, upstreams, V2 } from '../helpers.js';
 import { pythonEmit, type Mcp } from '../restli/clients.js';
 
 const stamp = { time: 0, actor: 'urn:li:corpuser:etl' };
@@ -27,7 +27,6 @@ describe('relationships: edges from the model, read as DataHub answers', () => {
     assert.equal(res.status, 200, res.raw);
     return (res.body.entities as Array<{ relationshipType: string; urn: string }>).map((e) => `${e.relationshipType} ${e.urn}`);
   };
-  const upstreams = (...datasets: string[]) => ({ upstreams: datasets.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: stamp })) });
 
   before(async () => {
     t = await testApp();

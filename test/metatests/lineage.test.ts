@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { datasetUrn, testApp, type TestApp } from '../helpers.js';
+import { datasetUrn, type TestApp, testApp, upstreams } from '../helpers.js';
 import { aspect, brief, defineTest, evaluate, write } from './fixtures.js';
 
 const PII = 'urn:li:tag:pii';
-const stamp = { time: 0, actor: 'urn:li:corpuser:etl' };
-const upstreams = (...datasets: string[]) => ({ upstreams: datasets.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: stamp })) });
 const tagged = { tags: [{ tag: PII }] };
 
 /** The example: a dataset with an upstream tagged PII (within the default 10 hops) is tagged PII itself. */

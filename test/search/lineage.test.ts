@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { testApp, type TestApp } from '../helpers.js';
+import { testApp, type TestApp, upstreams } from '../helpers.js';
 import { datasetUrn, filtered, invalid, list, scroll, scrollPagesOf, scrollUrns, search, sorted, where, write } from './fixtures.js';
 
 const stamp = { time: 0, actor: 'urn:li:corpuser:etl' };
-const upstreams = (...datasets: string[]) => ({ upstreams: datasets.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: stamp })) });
 
 /**
  * The lineage filters `upstreams` and `downstreams` (both stores), read from the edges table: raw
