@@ -1,22 +1,11 @@
 import type { Registry } from '../registry/registry.js';
-import type { EdgeKind, StoredEdge } from '../store/graph-types.js';
+import type { StoredEdge } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
 import { parseUrn } from '../urn/urn.js';
-import { lineageSides, type LineageSides } from './neighbours.js';
+import { lineageSides, type LineageDirection, type LineageKind, type LineageSides } from './lineage-kinds.js';
 import { platformOf } from './platform.js';
 
-/** Which way a lineage walk goes from its root. */
-export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM';
-
-/**
- * A lineage relationship between entity types, and which way it points: `upstream` when its
- * destination is upstream of its source (a dataset is `DownstreamOf` its upstream, a job
- * `Consumes` its input), false when downstream (a job `Produces` its output: DataHub's
- * `isUpstream: false`).
- */
-export interface LineageKind extends EdgeKind {
-  upstream: boolean;
-}
+export type { LineageDirection, LineageKind } from './lineage-kinds.js';
 
 /** What a walk is asked. */
 export interface LineageRequest {

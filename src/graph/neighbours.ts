@@ -1,25 +1,5 @@
-import type { EdgeKind } from '../store/graph-types.js';
 import type { Store } from '../store/store.js';
-import type { LineageDirection, LineageKind } from './lineage.js';
-
-/**
- * Which edges make one entity another's lineage neighbour in a direction: edges out of the entity
- * whose destination is that way (a dataset is `DownstreamOf` its upstream), and edges into it
- * whose source is (a job `Produces` the dataset: the job is upstream). Lineage walks, metadata
- * tests and search filters all decide it here, so they agree on what "upstream" means.
- */
-export interface LineageSides {
-  /** Edges out of the entity: the neighbour is the destination. */
-  out: EdgeKind[];
-  /** Edges into the entity: the neighbour is the source. */
-  in: EdgeKind[];
-}
-
-export function lineageSides(kinds: readonly LineageKind[], direction: LineageDirection): LineageSides {
-  const upstream = direction === 'UPSTREAM';
-  const plain = (k: LineageKind): EdgeKind => ({ relationship: k.relationship, sourceTypes: k.sourceTypes, destinationTypes: k.destinationTypes });
-  return { out: kinds.filter((k) => k.upstream === upstream).map(plain), in: kinds.filter((k) => k.upstream !== upstream).map(plain) };
-}
+import { lineageSides, type LineageDirection, type LineageKind } from './lineage-kinds.js';
 
 /** Entities whose edges one read asks for: a bounded parameter list, as the lineage walk's batches. */
 const BATCH = 500;

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.js';
 import type { LineageKind } from '../graph/lineage.js';
-import { lineageSides } from '../graph/neighbours.js';
+import { lineageSides } from '../graph/lineage-kinds.js';
 import { quoted } from '../limits.js';
 import type { CompareOp, Condition, NeighbourSides, StringOp } from '../store/search-types.js';
 import { isUrn } from '../urn/urn.js';

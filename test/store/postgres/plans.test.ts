@@ -6,7 +6,7 @@ import { SESSION_SETTINGS } from '../../../src/store/postgres/pool.js';
 import { PostgresSearch } from '../../../src/store/postgres/search.js';
 import type { Condition, SearchQuery, TextCondition } from '../../../src/store/search-types.js';
 import { GraphEdges } from '../../../src/graph/edges.js';
-import { lineageSides } from '../../../src/graph/neighbours.js';
+import { lineageSides } from '../../../src/graph/lineage-kinds.js';
 import { Registry } from '../../../src/registry/registry.js';
 import { CATALOG, catalogUrn, RETENTION, TIER } from './plans-catalog.js';
 import { createTestDatabase, postgresAvailable, PG_SKIP_MESSAGE, type TestDatabase } from '../../pg.js';

@@ -11,7 +11,7 @@ import { Scope } from '../../../src/store/sqlite/search-sql.js';
 import { SqliteSearch } from '../../../src/store/sqlite/search.js';
 import { SqliteStore } from '../../../src/store/sqlite/store.js';
 import { GraphEdges } from '../../../src/graph/edges.js';
-import { lineageSides } from '../../../src/graph/neighbours.js';
+import { lineageSides } from '../../../src/graph/lineage-kinds.js';
 import type { NeighbourCondition, NeighbourSides } from '../../../src/store/search-types.js';
 import { datasetUrn, enc, V2 } from '../../helpers.js';
 
