@@ -218,7 +218,7 @@ type Dataset implements Entity {
   name: String!
   "The environment (PROD, DEV, …) of the URN."
   origin: String!
-  platform: DataPlatform!
+  platform: DataPlatform
   properties: DatasetProperties
 }
 
@@ -234,7 +234,7 @@ type Chart implements Entity {
   type: EntityType!
   tool: String!
   chartId: String!
-  platform: DataPlatform!
+  platform: DataPlatform
   properties: ChartProperties
 }
 
@@ -250,7 +250,7 @@ type Dashboard implements Entity {
   type: EntityType!
   tool: String!
   dashboardId: String!
-  platform: DataPlatform!
+  platform: DataPlatform
   properties: DashboardProperties
 }
 
@@ -268,7 +268,7 @@ type DataFlow implements Entity {
   orchestrator: String!
   flowId: String!
   cluster: String!
-  platform: DataPlatform!
+  platform: DataPlatform
   properties: DataFlowProperties
 }
 
