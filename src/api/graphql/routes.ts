@@ -57,9 +57,13 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
     } catch (error) {
       const found = (error as { errors?: unknown }).errors;
       if ((error as { code?: string }).code !== 'MER_ERR_GQL_VALIDATION' || !Array.isArray(found)) throw error;
-      return { errors: found.map((e: Error) => requestError(e, isSyntaxError(e) ? 'InvalidSyntax' : 'ValidationError')) };
+      return { errors: found.map(documentError) };
     }
     if (!result.errors || result.errors.length === 0) return { data: result.data };
+    // graphql-js's own refusals of the operation before any field ran (an operation type the schema lacks).
+    if ((result.data ?? null) === null && result.errors.every((e) => !e.originalError && !e.path)) {
+      return { errors: result.errors.map((e) => requestError(e, 'ValidationError')) };
+    }
     const errors = result.errors.map((e) => {
       const { formatted, status } = executionError(e);
       if (status >= 500) req.log.error({ err: e.originalError ?? e, path: e.path }, 'GraphQL field failed');
@@ -100,8 +104,10 @@ function checked(query: unknown, variables: unknown, operationName: unknown): Gr
   return { query, variables: (variables as Record<string, unknown> | null | undefined) ?? {}, ...(typeof operationName === 'string' && operationName !== '' ? { operationName } : {}) };
 }
 
-function isSyntaxError(error: Error): boolean {
-  return error.message.startsWith('Syntax Error');
+/** What graphql-js found wrong with the document; a stack overflow is its recursive parser meeting deep nesting. */
+function documentError(error: Error): GraphQLAnswerError {
+  if (error instanceof RangeError) return requestError(new GraphQLError('Syntax Error: the document nests too deeply to be parsed'), 'InvalidSyntax');
+  return requestError(error, error.message.startsWith('Syntax Error') ? 'InvalidSyntax' : 'ValidationError');
 }
 
 /**
