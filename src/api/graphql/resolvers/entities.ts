@@ -45,6 +45,17 @@ const base = {
   type: (o: EntityRef, _: unknown, ctx: GraphQLContext) => ctx.types.enumOfUrn(o.urn),
 };
 
+/** Charts and dashboards: a BI tool and an id in the URN, a title in their info aspect. */
+function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
+  return {
+    ...base,
+    tool: (o: EntityRef) => part(o.urn, 0),
+    [idField]: (o: EntityRef) => part(o.urn, 1),
+    platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
+    properties: properties(infoAspect, (v, urn) => common(v, text(v.title) ?? part(urn, 1))),
+  };
+}
+
 export const entityResolvers = {
   Entity: {
     resolveType: (o: EntityRef, ctx: GraphQLContext) => ctx.types.objectTypeOfUrn(o.urn),
@@ -61,20 +72,8 @@ export const entityResolvers = {
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties('datasetProperties', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 1)), qualifiedName: text(v.qualifiedName) })),
   },
-  Chart: {
-    ...base,
-    tool: (o: EntityRef) => part(o.urn, 0),
-    chartId: (o: EntityRef) => part(o.urn, 1),
-    platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
-    properties: properties('chartInfo', (v, urn) => common(v, text(v.title) ?? part(urn, 1))),
-  },
-  Dashboard: {
-    ...base,
-    tool: (o: EntityRef) => part(o.urn, 0),
-    dashboardId: (o: EntityRef) => part(o.urn, 1),
-    platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
-    properties: properties('dashboardInfo', (v, urn) => common(v, text(v.title) ?? part(urn, 1))),
-  },
+  Chart: toolEntity('chartId', 'chartInfo'),
+  Dashboard: toolEntity('dashboardId', 'dashboardInfo'),
   DataFlow: {
     ...base,
     orchestrator: (o: EntityRef) => part(o.urn, 0),
