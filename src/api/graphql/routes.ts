@@ -40,6 +40,11 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,
+    // No cache of parsed documents: mercurius keeps 1,024 of them by their text, and one of 15,000
+    // tokens holds 4.4 MB of heap, so distinct large documents could grow the heap by gigabytes;
+    // parsing and validating again costs 0.5 ms for get_urns_by_filter's query and 1.4 ms for
+    // the CLI's search (fragments for eleven types), beside a page's reads.
+    cache: false,
     validationRules: [operationCost],
     graphql: { parseOptions: { maxTokens: LIMITS.graphqlTokens } },
     // Errors are shaped once, below, where the request is known.
