@@ -385,7 +385,7 @@ type Domain implements Entity {
 }
 
 type DataProductProperties {
-  name: String
+  name: String!
   description: String
   externalUrl: String
   customProperties: [CustomPropertiesEntry!]

@@ -136,7 +136,7 @@ export const entityResolvers = {
   },
   DataProduct: {
     ...base,
-    properties: properties('dataProductProperties', (v) => ({ ...common(v, ''), name: text(v.name) })),
+    properties: properties('dataProductProperties', (v, urn) => common(v, text(v.name) ?? part(urn, 0))),
   },
   StructuredPropertyEntity: {
     ...base,
