@@ -18,6 +18,7 @@ const NODE = 'urn:li:glossaryNode:Finance';
 const DOMAIN = 'urn:li:domain:sales';
 const PRODUCT = 'urn:li:dataProduct:orders';
 const MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)';
+const UNTYPED = 'urn:li:notebook:(querybook,42)';
 
 const QUERY = `query one($urn: String!) { searchAcrossEntities(input: {query: "*", count: 1, orFilters: [{and: [{field: "urn", values: [$urn]}]}]}) {
   searchResults { entity { urn type
@@ -51,7 +52,12 @@ describe('GraphQL entity fields', () => {
     await write(t, 'glossaryNode', NODE, 'glossaryNodeInfo', { name: 'Finance', definition: 'Money matters' });
     await write(t, 'domain', DOMAIN, 'domainProperties', { name: 'Sales', description: 'Selling things' });
     await write(t, 'dataProduct', PRODUCT, 'dataProductProperties', { name: 'Orders', description: 'Order data' });
-    await write(t, 'mlModel', MODEL, 'status', { removed: false });
+    await write(t, 'mlModel', MODEL, 'mlModelProperties', { description: 'Predicts churn' });
+    await write(t, 'mlModel', MODEL, 'ownership', { owners: [{ owner: GROUP, type: 'TECHNICAL_OWNER' }, { owner: USER, type: 'DATAOWNER' }] });
+    await write(t, 'dataJob', JOB, 'glossaryTerms', { terms: [{ urn: TERM }], auditStamp: { time: 0, actor: USER } });
+    await write(t, 'dataJob', JOB, 'subTypes', { typeNames: ['Task'] });
+    await write(t, 'dataJob', JOB, 'domains', { domains: [DOMAIN] });
+    await write(t, 'notebook', UNTYPED, 'status', { removed: false });
   });
   after(() => t.app.close());
 
@@ -131,9 +137,35 @@ describe('GraphQL entity fields', () => {
     });
   });
 
+  it('answers the governance fields: terms, subtypes, domain, owners of both kinds', async () => {
+    const { body } = await graphql(t, `query one($job: String!, $model: String!) {
+      job: searchAcrossEntities(input: {query: "*", orFilters: [{and: [{field: "urn", values: [$job]}]}]}) { searchResults { entity { ... on DataJob {
+        glossaryTerms { terms { term { urn name } associatedUrn } } subTypes { typeNames } domain { domain { urn id } associatedUrn } ownership { owners { owner { __typename } } } } } } }
+      model: searchAcrossEntities(input: {query: "*", orFilters: [{and: [{field: "urn", values: [$model]}]}]}) { searchResults { entity { ... on MLModel {
+        name platform { name } properties { description } ownership { owners { owner { ... on CorpUser { urn username } ... on CorpGroup { urn name } } type associatedUrn } } } } } } }`, { job: JOB, model: MODEL });
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+    assert.deepEqual(body.data.job.searchResults[0].entity, {
+      glossaryTerms: { terms: [{ term: { urn: TERM, name: 'Finance.Revenue' }, associatedUrn: JOB }] },
+      subTypes: { typeNames: ['Task'] },
+      domain: { domain: { urn: DOMAIN, id: 'sales' }, associatedUrn: JOB },
+      ownership: null,
+    });
+    assert.deepEqual(body.data.model.searchResults[0].entity, {
+      name: 'churn',
+      platform: { name: 'sagemaker' },
+      properties: { description: 'Predicts churn' },
+      ownership: {
+        owners: [
+          { owner: { urn: GROUP, name: 'analytics' }, type: 'TECHNICAL_OWNER', associatedUrn: MODEL },
+          { owner: { urn: USER, username: 'jdoe' }, type: 'DATAOWNER', associatedUrn: MODEL },
+        ],
+      },
+    });
+  });
+
   it('answers an entity type the schema has no object type for with its URN and type', async () => {
     const { body } = await graphql(t, `query one($urn: String!) { searchAcrossEntities(input: {query: "*", orFilters: [{and: [{field: "urn", values: [$urn]}]}]}) {
-      searchResults { entity { __typename urn type } } } }`, { urn: MODEL });
-    assert.deepEqual(body, { data: { searchAcrossEntities: { searchResults: [{ entity: { __typename: 'OtherEntity', urn: MODEL, type: 'MLMODEL' } }] } } });
+      searchResults { entity { __typename urn type } } } }`, { urn: UNTYPED });
+    assert.deepEqual(body, { data: { searchAcrossEntities: { searchResults: [{ entity: { __typename: 'OtherEntity', urn: UNTYPED, type: 'NOTEBOOK' } }] } } });
   });
 });

@@ -18,7 +18,12 @@ query scrollUrnsWithFilters($types: [EntityType!], $query: String!, $orFilters: 
   }
 }`;
 
-/** The CLI's `datahub search`: a page by offset with the entities' names and the facets. */
+/** The CLI's `datahub search`: a page by offset with the entities' fields (those of its fragments, type by type) and the facets. */
+const GOVERNED = `
+    tags { tags { tag { urn name properties { name description } } } }
+    glossaryTerms { terms { term { urn name properties { name description } } } }
+    ownership { owners { owner { ... on CorpUser { urn username } ... on CorpGroup { urn name } } } }
+    domain { domain { urn properties { name description } } }`;
 export const CLI_SEARCH = `
 query search($types: [EntityType!], $query: String!, $orFilters: [AndFilterInput!], $count: Int!, $start: Int!,
     $viewUrn: String, $sortInput: SearchSortInput) {
@@ -32,17 +37,26 @@ query search($types: [EntityType!], $query: String!, $orFilters: [AndFilterInput
 fragment Platform on DataPlatform { urn name properties { displayName logoUrl } }
 fragment Found on Entity {
   urn type
-  ... on Dataset { name origin platform { ...Platform } properties { name description customProperties { key value } } }
-  ... on Chart { platform { ...Platform } properties { name description } }
-  ... on Dashboard { platform { ...Platform } properties { name description } }
-  ... on DataJob { jobId dataFlow { urn } properties { name description } }
-  ... on DataFlow { flowId cluster platform { ...Platform } properties { name description } }
+  ... on Dataset {
+    name origin properties { name description customProperties { key value } } platform { ...Platform } ${GOVERNED}
+    container { urn properties { name } platform { ...Platform } }
+  }
+  ... on Chart { properties { name description } platform { ...Platform } ${GOVERNED} }
+  ... on Dashboard { properties { name description } platform { ...Platform } ${GOVERNED} }
+  ... on DataJob { dataFlow { urn } jobId properties { name description } ${GOVERNED} }
+  ... on DataFlow { flowId cluster properties { name description } platform { ...Platform } ${GOVERNED} }
   ... on CorpUser { username properties { displayName email } }
   ... on CorpGroup { name properties { displayName email } }
   ... on Domain { properties { name description } }
-  ... on Container { platform { ...Platform } properties { name description } }
+  ... on Container { properties { name description } platform { ...Platform } ${GOVERNED} }
   ... on GlossaryTerm { name properties { name description } }
   ... on Tag { name properties { name description } }
+  ... on MLModel { name properties { description } platform { ...Platform } ${GOVERNED} }
+  ... on MLFeature { name properties { description } ${GOVERNED} }
+  ... on MLFeatureTable { name properties { description } platform { ...Platform } ${GOVERNED} }
+  ... on MLPrimaryKey { name properties { description } ${GOVERNED} }
+  ... on MLModelGroup { name properties { description } platform { ...Platform } ${GOVERNED} }
+  ... on Document { subType platform { ...Platform } info { title } ${GOVERNED} }
 }
 fragment FacetValue on Entity {
   urn type

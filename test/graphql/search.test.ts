@@ -34,6 +34,9 @@ describe('GraphQL search', () => {
     await write(t, 'chart', CHART, 'chartInfo', chartInfo('Orders by day', 'Daily orders'));
     await write(t, 'chart', CHART, 'globalTags', { tags: [{ tag: tag('pii') }] });
     await write(t, 'tag', tag('pii'), 'tagProperties', { name: 'PII', description: 'Personal data', colorHex: '#ff0000' });
+    await write(t, 'dataset', A, 'container', { container: CONTAINER });
+    await write(t, 'container', CONTAINER, 'containerProperties', { name: 'Warehouse' });
+    await write(t, 'container', CONTAINER, 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' });
   });
   after(() => t.app.close());
 
@@ -55,24 +58,48 @@ describe('GraphQL search', () => {
   const badRequest = (message: string) => [{ message, locations: [{ line: 1, column: 50 }], path: ['searchAcrossEntities'], extensions: { code: 400, type: 'BAD_REQUEST' } }];
 
   it('answers the CLI search with its entity fields and facets', async () => {
-    const { status, body } = await graphql(t, CLI_SEARCH, { types: ['DATASET', 'CHART'], query: '*', orFilters: null, count: 2, start: 0, viewUrn: null, sortInput: null });
+    const { status, body } = await graphql(t, CLI_SEARCH, { types: ['DATASET', 'CHART'], query: '*', orFilters: null, count: 3, start: 0, viewUrn: null, sortInput: null });
     assert.equal(status, 200);
     assert.equal(body.errors, undefined, JSON.stringify(body.errors));
     const page = body.data.searchAcrossEntities;
-    assert.deepEqual([page.start, page.count, page.total], [0, 2, 4]);
+    assert.deepEqual([page.start, page.count, page.total], [0, 3, 4]);
+    const hive = { urn: 'urn:li:dataPlatform:hive', name: 'hive', properties: { displayName: 'Hive', logoUrl: null } };
+    const pii = { tag: { urn: tag('pii'), name: 'pii', properties: { name: 'PII', description: 'Personal data' } } };
     assert.deepEqual(page.searchResults[0].entity, {
       urn: CHART,
       type: 'CHART',
       platform: { urn: 'urn:li:dataPlatform:looker', name: 'looker', properties: { displayName: 'Looker', logoUrl: null } },
       properties: { name: 'Orders by day', description: 'Daily orders' },
+      tags: { tags: [pii] },
+      glossaryTerms: null,
+      ownership: null,
+      domain: null,
     });
     assert.deepEqual(page.searchResults[1].entity, {
       urn: B,
       type: 'DATASET',
       name: 'sales.customers',
       origin: 'PROD',
-      platform: { urn: 'urn:li:dataPlatform:hive', name: 'hive', properties: { displayName: 'Hive', logoUrl: null } },
+      platform: hive,
       properties: { name: 'customers', description: null, customProperties: [] },
+      tags: { tags: [{ tag: { urn: tag('gold'), name: 'gold', properties: null } }] },
+      glossaryTerms: null,
+      ownership: null,
+      domain: null,
+      container: null,
+    });
+    assert.deepEqual(page.searchResults[2].entity, {
+      urn: A,
+      type: 'DATASET',
+      name: 'sales.orders',
+      origin: 'PROD',
+      platform: hive,
+      properties: { name: 'orders', description: 'Placed orders', customProperties: [{ key: 'team', value: 'sales' }] },
+      tags: { tags: [pii] },
+      glossaryTerms: null,
+      ownership: { owners: [{ owner: { urn: user('jdoe'), username: 'jdoe' } }] },
+      domain: { domain: { urn: domain('finance'), properties: null } },
+      container: { urn: CONTAINER, properties: { name: 'Warehouse' }, platform: hive },
     });
     const facets = Object.fromEntries(page.facets.map((f: { field: string; displayName: string; aggregations: unknown[] }) => [f.field, f]));
     assert.deepEqual(Object.keys(facets), ['_entityType', 'platform', 'typeNames', 'origin', 'tags', 'glossaryTerms', 'owners', 'domains']);

@@ -36,6 +36,11 @@ const OBJECT_TYPES = new Map(Object.entries({
   dataProduct: 'DataProduct',
   dataPlatform: 'DataPlatform',
   structuredProperty: 'StructuredPropertyEntity',
+  mlModel: 'MLModel',
+  mlModelGroup: 'MLModelGroup',
+  mlFeatureTable: 'MLFeatureTable',
+  mlFeature: 'MLFeature',
+  mlPrimaryKey: 'MLPrimaryKey',
 }).map(([name, type]) => [name.toLowerCase(), type]));
 
 export const OTHER_ENTITY = 'OtherEntity';

@@ -1,7 +1,7 @@
 import type { EntityView, Reader } from '../../read/read.js';
 
 /**
- * The aspects the schema's entity fields read (resolvers/entities.ts): a batch reads these and
+ * The aspects the schema's entity fields read (resolvers/entities.ts, governance.ts): a batch reads these and
  * the key, never every aspect (a dataset's schema can weigh megabytes).
  */
 export const ASPECTS_READ: ReadonlySet<string> = new Set([
@@ -21,6 +21,18 @@ export const ASPECTS_READ: ReadonlySet<string> = new Set([
   'dataProductProperties',
   'dataPlatformInfo',
   'propertyDefinition',
+  'mlModelProperties',
+  'mlModelGroupProperties',
+  'mlFeatureTableProperties',
+  'mlFeatureProperties',
+  'mlPrimaryKeyProperties',
+  // resolvers/governance.ts
+  'globalTags',
+  'glossaryTerms',
+  'ownership',
+  'domains',
+  'container',
+  'subTypes',
 ]);
 
 /**

@@ -5,6 +5,15 @@ import type { EntityTypes } from './entity-types.js';
  * field and argument names those clients send. Written for urnbase; what is not here is refused by
  * validation with graphql-js's message naming the field or type.
  */
+/** The fields of governance aspects (resolvers/governance.ts), on every type that has them. */
+const GOVERNED = `
+  tags: GlobalTags
+  glossaryTerms: GlossaryTerms
+  ownership: Ownership
+  domain: DomainAssociation
+  container: Container
+  subTypes: SubTypes`;
+
 export function schemaText(types: EntityTypes): string {
   return `
 "The kinds of entity, one per entity type of the registry (OTHER: none of them)."
@@ -219,7 +228,7 @@ type Dataset implements Entity {
   "The environment (PROD, DEV, …) of the URN."
   origin: String!
   platform: DataPlatform
-  properties: DatasetProperties
+  properties: DatasetProperties${GOVERNED}
 }
 
 type ChartProperties {
@@ -235,7 +244,7 @@ type Chart implements Entity {
   tool: String!
   chartId: String!
   platform: DataPlatform
-  properties: ChartProperties
+  properties: ChartProperties${GOVERNED}
 }
 
 type DashboardProperties {
@@ -251,7 +260,7 @@ type Dashboard implements Entity {
   tool: String!
   dashboardId: String!
   platform: DataPlatform
-  properties: DashboardProperties
+  properties: DashboardProperties${GOVERNED}
 }
 
 type DataFlowProperties {
@@ -269,7 +278,7 @@ type DataFlow implements Entity {
   flowId: String!
   cluster: String!
   platform: DataPlatform
-  properties: DataFlowProperties
+  properties: DataFlowProperties${GOVERNED}
 }
 
 type DataJobProperties {
@@ -284,7 +293,7 @@ type DataJob implements Entity {
   type: EntityType!
   jobId: String!
   dataFlow: DataFlow
-  properties: DataJobProperties
+  properties: DataJobProperties${GOVERNED}
 }
 
 type ContainerProperties {
@@ -300,7 +309,7 @@ type Container implements Entity {
   type: EntityType!
   "Null when the container has no dataPlatformInstance aspect."
   platform: DataPlatform
-  properties: ContainerProperties
+  properties: ContainerProperties${GOVERNED}
 }
 
 type TagProperties {
@@ -421,6 +430,105 @@ type StructuredPropertyEntity implements Entity {
   urn: String!
   type: EntityType!
   definition: StructuredPropertyDefinition
+}
+
+type TagAssociation {
+  tag: Tag!
+  associatedUrn: String!
+}
+
+type GlobalTags {
+  tags: [TagAssociation!]
+}
+
+type GlossaryTermAssociation {
+  term: GlossaryTerm!
+  associatedUrn: String!
+}
+
+type GlossaryTerms {
+  terms: [GlossaryTermAssociation!]
+}
+
+"Who may own an entity."
+union OwnerType = CorpUser | CorpGroup
+
+type Owner {
+  owner: OwnerType!
+  "The ownership type as written (DATAOWNER, TECHNICAL_OWNER, …)."
+  type: String
+  associatedUrn: String!
+}
+
+type Ownership {
+  owners: [Owner!]
+}
+
+type DomainAssociation {
+  domain: Domain!
+  associatedUrn: String!
+}
+
+type SubTypes {
+  typeNames: [String!]
+}
+
+"The description of an ML entity."
+type MLProperties {
+  description: String
+}
+
+type MLModel implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  platform: DataPlatform
+  properties: MLProperties${GOVERNED}
+}
+
+type MLModelGroup implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  platform: DataPlatform
+  properties: MLProperties${GOVERNED}
+}
+
+type MLFeatureTable implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  platform: DataPlatform
+  properties: MLProperties${GOVERNED}
+}
+
+type MLFeature implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  featureNamespace: String!
+  properties: MLProperties${GOVERNED}
+}
+
+type MLPrimaryKey implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  featureNamespace: String!
+  properties: MLProperties${GOVERNED}
+}
+
+type DocumentInfo {
+  title: String
+}
+
+"DataHub's documents: not in urnbase's model, so never found; here so that clients' fragments on them validate."
+type Document implements Entity {
+  urn: String!
+  type: EntityType!
+  subType: String
+  platform: DataPlatform
+  info: DocumentInfo${GOVERNED}
 }
 
 "An entity of a type this schema has no object type for yet: its URN and type only."

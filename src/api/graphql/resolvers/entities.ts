@@ -1,6 +1,7 @@
 import { parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
 import { aspectOf } from '../loaders.js';
+import { governanceResolvers, ownerTypeResolvers } from './governance.js';
 
 /**
  * The entity types' fields. Key fields come from the URN (no read); the others from the entity's
@@ -49,10 +50,25 @@ const base = {
 function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
   return {
     ...base,
+    ...governanceResolvers,
     tool: (o: EntityRef) => part(o.urn, 0),
     [idField]: (o: EntityRef) => part(o.urn, 1),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties(infoAspect, (v, urn) => common(v, text(v.title) ?? part(urn, 1))),
+  };
+}
+
+/**
+ * ML entities: a name second in the URN, after the platform (models, groups, feature tables) or
+ * the feature namespace (features, primary keys).
+ */
+function mlEntity(propertiesAspect: string, onPlatform: boolean) {
+  return {
+    ...base,
+    ...governanceResolvers,
+    name: (o: EntityRef) => part(o.urn, 1),
+    ...(onPlatform ? { platform: (o: EntityRef) => platformRef(part(o.urn, 0)) } : { featureNamespace: (o: EntityRef) => part(o.urn, 0) }),
+    properties: properties(propertiesAspect, (v) => ({ description: text(v.description) })),
   };
 }
 
@@ -67,6 +83,7 @@ export const entityResolvers = {
   },
   Dataset: {
     ...base,
+    ...governanceResolvers,
     name: (o: EntityRef) => part(o.urn, 1),
     origin: (o: EntityRef) => part(o.urn, 2),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
@@ -76,6 +93,7 @@ export const entityResolvers = {
   Dashboard: toolEntity('dashboardId', 'dashboardInfo'),
   DataFlow: {
     ...base,
+    ...governanceResolvers,
     orchestrator: (o: EntityRef) => part(o.urn, 0),
     flowId: (o: EntityRef) => part(o.urn, 1),
     cluster: (o: EntityRef) => part(o.urn, 2),
@@ -84,12 +102,14 @@ export const entityResolvers = {
   },
   DataJob: {
     ...base,
+    ...governanceResolvers,
     jobId: (o: EntityRef) => part(o.urn, 1),
     dataFlow: (o: EntityRef) => ({ urn: part(o.urn, 0) }),
     properties: properties('dataJobInfo', (v, urn) => common(v, text(v.name) ?? part(urn, 1))),
   },
   Container: {
     ...base,
+    ...governanceResolvers,
     platform: async (o: EntityRef, _: unknown, ctx: GraphQLContext) => {
       const platform = text((await aspect(ctx, o.urn, 'dataPlatformInstance'))?.platform);
       return platform ? platformRef(platform) : null;
@@ -154,6 +174,13 @@ export const entityResolvers = {
       };
     },
   },
+  MLModel: mlEntity('mlModelProperties', true),
+  MLModelGroup: mlEntity('mlModelGroupProperties', true),
+  MLFeatureTable: mlEntity('mlFeatureTableProperties', true),
+  MLFeature: mlEntity('mlFeatureProperties', false),
+  MLPrimaryKey: mlEntity('mlPrimaryKeyProperties', false),
+  Document: { ...base, ...governanceResolvers },
+  ...ownerTypeResolvers,
   EntityTypeEntity: base,
   DataTypeEntity: base,
   OtherEntity: base,
