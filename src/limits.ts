@@ -48,6 +48,8 @@ export const LIMITS = {
   graphqlFields: 2_000,
   /** Results one GraphQL search page may have (start + count, or a scroll's count), as DataHub caps them. */
   graphqlResults: 10_000,
+  /** Searches one GraphQL operation may run (aliases make many of one field): each may read graphqlResults. */
+  graphqlSearches: 10,
 } as const;
 
 /** How much of a refused value an error message repeats. */

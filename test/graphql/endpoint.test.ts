@@ -97,6 +97,22 @@ describe('POST /api/graphql', () => {
     assert.deepEqual(body, badRequest('Operation wide selects 2,125 fields (fragments counted at each use); the complexity limit is 2,000', 'ValidationError'));
   });
 
+  it('refuses an operation running more than 10 searches, through fragments too', async () => {
+    const query = `query many { ...Six ...Six }
+      fragment Six on Query { ${Array.from({ length: 6 }, (_, i) => `s${i}: searchAcrossEntities(input: {query: "*", count: 10000}) { total }`).join(' ')} }`;
+    const { status, body } = await graphql(t, query, undefined, bearer(viewer));
+    assert.equal(status, 200);
+    assert.deepEqual(body, badRequest('Operation many runs 12 searches; at most 10 may run in one operation', 'ValidationError'));
+  });
+
+  it('measures fragments spread in fragments once each, however often they are spread', async () => {
+    const levels = Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { ${i === 39 ? '__typename' : `...F${i + 1} ...F${i + 1}`} }`).join('\n');
+    const started = Date.now();
+    const { body } = await graphql(t, `query deep { ...F0 }\n${levels}`, undefined, bearer(viewer));
+    assert.ok(Date.now() - started < 2_000);
+    assert.deepEqual(body, badRequest('Operation deep selects 549,755,813,888 fields (fragments counted at each use); the complexity limit is 2,000', 'ValidationError'));
+  });
+
   it('refuses a body that is not a GraphQL request with 400', async () => {
     const post = (payload: unknown) => t.call({ method: 'POST', url: '/api/graphql', headers: bearer(viewer), payload: payload as object });
     assert.deepEqual((await post([{ query: TOTAL }])).body, { error: 'Validation Error', message: 'The body must be a JSON object: {query, variables?, operationName?}' });

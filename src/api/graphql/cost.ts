@@ -20,6 +20,10 @@ export const operationCost: ValidationRule = (context) => {
     OperationDefinition(node) {
       const cost = measure(node.selectionSet, context, measured, new Set());
       const name = node.name ? `Operation ${node.name.value}` : 'The operation';
+      const searches = rootSearches(node.selectionSet, context, new Map());
+      if (searches > LIMITS.graphqlSearches) {
+        context.reportError(new GraphQLError(`${name} runs ${searches} searches; at most ${LIMITS.graphqlSearches} may run in one operation`, { nodes: [node] }));
+      }
       if (cost.depth > LIMITS.graphqlDepth) {
         context.reportError(new GraphQLError(`${name} nests fields ${cost.depth} deep; the depth limit is ${LIMITS.graphqlDepth}`, { nodes: [node] }));
       }
@@ -49,6 +53,34 @@ function measure(set: SelectionSetNode | undefined, context: ValidationContext, 
     cost.depth = Math.max(cost.depth, inner.depth);
   }
   return cost;
+}
+
+/** The root fields that search, each of which may read thousands of results. */
+const SEARCHES = new Set(['searchAcrossEntities', 'scrollAcrossEntities']);
+
+/** How many searches an operation's root selection runs, through fragments on Query too (each counted once, then reused). */
+function rootSearches(set: SelectionSetNode | undefined, context: ValidationContext, counted: Map<string, number>, visiting = new Set<string>()): number {
+  let count = 0;
+  for (const selection of set?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) count += SEARCHES.has(selection.name.value) ? 1 : 0;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += rootSearches(selection.selectionSet, context, counted, visiting);
+    else {
+      const name = selection.name.value;
+      let inFragment = counted.get(name);
+      if (inFragment === undefined) {
+        // A cycle is another rule's error; here it counts nothing.
+        if (visiting.has(name)) continue;
+        visiting.add(name);
+        inFragment = rootSearches(context.getFragment(name)?.selectionSet, context, counted, visiting);
+        visiting.delete(name);
+        counted.set(name, inFragment);
+      }
+      count += inFragment;
+    }
+    // Saturating, as fields are counted: a fragment spread many times many times is refused, not overflowed.
+    count = Math.min(count, Number.MAX_SAFE_INTEGER);
+  }
+  return count;
 }
 
 function fragmentCost(name: string, context: ValidationContext, measured: Map<string, Cost>, visiting: Set<string>): Cost {
