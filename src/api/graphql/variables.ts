@@ -11,6 +11,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { isRecord } from '../../json.js';
+import { LIMITS } from '../../limits.js';
 
 /**
  * Variables as DataHub's server reads them: graphql-java takes the strings "true" and "false"
@@ -21,7 +22,7 @@ export function lenientBooleans(schema: GraphQLSchema, source: string, operation
   if (!hasBooleanText(variables, 0)) return variables;
   let operation;
   try {
-    operation = getOperationAST(parse(source), operationName);
+    operation = getOperationAST(parse(source, { maxTokens: LIMITS.graphqlTokens }), operationName);
   } catch {
     // The query's own syntax error is reported where it is executed.
     return variables;
