@@ -57,6 +57,11 @@ describe('POST /api/graphql', () => {
     assert.deepEqual(schema.body, { data: { __schema: { queryType: { name: 'Query' } } } });
   });
 
+  it('is left out of the OpenAPI document: GraphQL describes itself by introspection', async () => {
+    const { body } = await t.call({ method: 'GET', url: '/openapi/v3/api-docs' });
+    assert.deepEqual(Object.keys(body.paths).filter((path) => path.includes('graphql')), []);
+  });
+
   it('answers an unknown field with a BAD_REQUEST validation error', async () => {
     const { status, body } = await graphql(t, '{ searchAcrossEntities(input: {query: "*"}) { nope } }', undefined, bearer(viewer));
     assert.equal(status, 200);
