@@ -168,12 +168,14 @@ describe('GraphQL search', () => {
     assert.deepEqual(await datasets({ field: RETENTION, values: ['10'], condition: 'LESS_THAN_OR_EQUAL_TO' }), [A, B].sort());
   });
 
-  it('negates a criterion with negated true, or "true" in variables, and not with false or "false"', async () => {
+  it('negates a criterion with negated true, or "true" in variables (in any case), and not with false or "false"', async () => {
     const pii = { field: 'tags', values: [tag('pii')] };
     assert.deepEqual(await datasets({ ...pii, negated: true }), [B]);
     assert.deepEqual(await datasets({ ...pii, negated: 'true' }), [B]);
     assert.deepEqual(await datasets({ ...pii, negated: false }), [A, C]);
     assert.deepEqual(await datasets({ ...pii, negated: 'false' }), [A, C]);
+    assert.deepEqual(await datasets({ ...pii, negated: 'True' }), [B]);
+    assert.deepEqual(await datasets({ ...pii, negated: 'False' }), [A, C]);
   });
 
   it('ORs the groups of orFilters and ANDs the legacy filters', async () => {

@@ -14,9 +14,10 @@ import { isRecord } from '../../json.js';
 import { LIMITS } from '../../limits.js';
 
 /**
- * Variables as DataHub's server reads them: graphql-java takes the strings "true" and "false"
- * where a Boolean is expected, and DataHub's SDK sends `negated: "false"` in filters; graphql-js
- * would refuse them. Only those two strings, only at Boolean positions, are turned into booleans.
+ * Variables as DataHub's server reads them: graphql-java takes the strings "true" and "false" (in
+ * any case: Python's str(False) is "False") where a Boolean is expected, and DataHub's SDK sends
+ * `negated: "false"` in filters; graphql-js would refuse them. Only those strings, only at Boolean
+ * positions, are turned into booleans.
  */
 export function lenientBooleans(schema: GraphQLSchema, source: string, operationName: string | undefined, variables: Record<string, unknown>): Record<string, unknown> {
   if (!hasBooleanText(variables, 0)) return variables;
@@ -43,7 +44,10 @@ function coerce(value: unknown, type: GraphQLInputType): unknown {
     const item = nullable.ofType as GraphQLInputType;
     return Array.isArray(value) ? value.map((v) => coerce(v, item)) : coerce(value, item);
   }
-  if (nullable === GraphQLBoolean) return value === 'true' ? true : value === 'false' ? false : value;
+  if (nullable === GraphQLBoolean && typeof value === 'string') {
+    const text = value.toLowerCase();
+    return text === 'true' ? true : text === 'false' ? false : value;
+  }
   const named = getNamedType(nullable);
   if (isInputObjectType(named) && isRecord(value)) {
     const fields = named.getFields();
@@ -56,7 +60,7 @@ function coerce(value: unknown, type: GraphQLInputType): unknown {
 
 /** Whether any value is the string "true" or "false" (most requests have none: no parse). Depth is bounded by the body's. */
 function hasBooleanText(value: unknown, depth: number): boolean {
-  if (value === 'true' || value === 'false') return true;
+  if (typeof value === 'string' && (value.length === 4 || value.length === 5) && /^(true|false)$/i.test(value)) return true;
   if (depth > 64 || value === null || typeof value !== 'object') return false;
   return Object.values(value).some((v) => hasBooleanText(v, depth + 1));
 }
