@@ -89,7 +89,7 @@ module.exports = {
       name: 'api-versions-apart',
       severity: 'error',
       comment:
-        'A folder of src/api/ (v2, v3, gms, restli) imports only itself and the shared HTTP pieces in the src/api/ ' +
+        'A folder of src/api/ (v2, v3, gms, restli, graphql) imports only itself and the shared HTTP pieces in the src/api/ ' +
         'root. Move what two API versions share into a file in src/api/.',
       from: { path: '^src/api/([^/]+)/' },
       to: { path: '^src/api/[^/]+/', pathNot: '^src/api/$1/' },
@@ -99,7 +99,7 @@ module.exports = {
       severity: 'error',
       comment:
         'The files in the src/api/ root are the shared HTTP pieces; they do not import a version ' +
-        'folder (v2, v3, gms, restli). Move what they need from there into the src/api/ root.',
+        'folder (v2, v3, gms, restli, graphql). Move what they need from there into the src/api/ root.',
       from: { path: '^src/api/[^/]+$' },
       to: { path: '^src/api/[^/]+/' },
     },

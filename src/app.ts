@@ -26,6 +26,7 @@ import { eventRoutes, eventShapes } from './api/v2/events.js';
 import { lineageRoutes, lineageShapes } from './api/lineage.js';
 import { filteredScrollRoutes, relationshipRoutes, relationshipShapes } from './api/relationships.js';
 import { timelineRoutes, timelineShapes } from './api/timeline.js';
+import { graphqlRoutes } from './api/graphql/routes.js';
 import { bootstrapAdminToken } from './auth/bootstrap.js';
 import { FailedAuthLimiter } from './auth/limiter.js';
 import { TokenService } from './auth/tokens.js';
@@ -168,6 +169,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   filteredScrollRoutes(app, relationships, registry, graph.lineageKinds());
   lineageRoutes(app, lineage, registry);
   timeseriesRoutesV2(app, services);
+  await graphqlRoutes(app, services);
   await consoleRoutes(app);
   await app.ready();
   return { app, services, createdAdminTokenFile };

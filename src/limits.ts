@@ -40,6 +40,16 @@ export const LIMITS = {
   searchConditions: 100,
   /** Values named by the conditions of one search, all together. */
   searchValues: 1_000,
+  /** Tokens of one GraphQL document: parsing stops past them (graphql-java's default, which DataHub runs). */
+  graphqlTokens: 15_000,
+  /** How deeply one GraphQL operation may nest its fields, fragments expanded (DataHub's default). */
+  graphqlDepth: 50,
+  /** Fields one GraphQL operation may select, fragments expanded at each use (DataHub's complexity limit). */
+  graphqlFields: 2_000,
+  /** Results one GraphQL search page may have (start + count, or a scroll's count), as DataHub caps them. */
+  graphqlResults: 10_000,
+  /** Searches one GraphQL operation may run (aliases make many of one field): each may read graphqlResults. */
+  graphqlSearches: 10,
 } as const;
 
 /** How much of a refused value an error message repeats. */

@@ -250,6 +250,20 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
         return { method: 'DELETE', path: `/openapi/v2/auth/tokens/${id}`, victim: id };
       },
     },
+    {
+      name: 'POST /api/graphql',
+      needs: 'read',
+      ok: 200,
+      request: () => ({ method: 'POST', path: '/api/graphql', body: { query: '{ searchAcrossEntities(input: {query: "*", types: [DATASET], count: 0}) { count } }' } }),
+      okBody: { data: { searchAcrossEntities: { count: 0 } } },
+    },
+    {
+      name: 'GET /api/graphql',
+      needs: 'read',
+      ok: 200,
+      request: () => ({ method: 'GET', path: `/api/graphql?query=${encodeURIComponent('{ __typename }')}` }),
+      okBody: { data: { __typename: 'Query' } },
+    },
     // An unknown path needs a token too: without one it does not reveal what exists.
     { name: 'GET an unknown path', needs: 'token', ok: 404, okBody: { error: `No endpoint GET ${unknownPath}.` }, request: () => ({ method: 'GET', path: unknownPath }) },
   ];

@@ -183,6 +183,45 @@ export const scrollBody = fc.record(
   { requiredKeys: [] },
 );
 
+/** GraphQL documents: the SDK's and CLI's searches, introspection, and broken, deep or wide ones. */
+const GRAPHQL_SEARCH =
+  'query find($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) { start count total searchResults { entity { urn type ... on Dataset { name platform { name } properties { name customProperties { key value } } } } } facets { field aggregations { value count entity { urn type } } } } }';
+const GRAPHQL_SCROLL = 'query scroll($input: ScrollAcrossEntitiesInput!) { scrollAcrossEntities(input: $input) { nextScrollId count total searchResults { entity { urn } } } }';
+export const graphqlDocument = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(GRAPHQL_SEARCH, GRAPHQL_SCROLL, '{ __type(name: "SearchFlags") { inputFields { name } } }', '{ __schema { types { name kind } } }') },
+  { weight: 3, arbitrary: mutated(fc.constantFrom(GRAPHQL_SEARCH, GRAPHQL_SCROLL)) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 3000 }).map((n) => `{ ${'__schema { types { fields { type { ofType { '.repeat(Math.ceil(n / 5))}name${' } } } } }'.repeat(Math.ceil(n / 5))} }`) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 5000 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`) },
+  { weight: 1, arbitrary: fc.constantFrom('mutation { createTag(input: {id: "x"}) }', 'subscription { x }', '{"query": 1}', '[1]', 'null', '"text"') },
+  { weight: 2, arbitrary: anyText },
+);
+
+const graphqlInput = fc.record(
+  {
+    query: fc.oneof(fc.constantFrom('*', 'orders', 'name:orders AND tags:gold', 'name:('), anyText),
+    types: fc.array(fc.oneof(fc.constantFrom('DATASET', 'CHART', 'TAG', 'OTHER'), anyText), { maxLength: 3 }),
+    start: fc.oneof(fc.integer({ min: -5, max: 20_000 }), anyText),
+    count: fc.oneof(fc.integer({ min: -5, max: 20_000 }), anyText),
+    scrollId: fc.oneof(anyText, fc.constant(null)),
+    viewUrn: fc.oneof(hostileUrn, fc.constant(null)),
+    orFilters: fc.array(fc.record({ and: fc.array(filterCriterion, { maxLength: 3 }) }), { maxLength: 2 }),
+    filters: fc.array(filterCriterion, { maxLength: 2 }),
+    searchFlags: fc.record({ skipAggregates: fc.oneof(fc.boolean(), anyText), maxAggValues: fc.oneof(fc.integer(), anyText), includeSoftDeleted: fc.oneof(fc.boolean(), anyText) }, { requiredKeys: [] }),
+    sortInput: fc.record({ sortCriteria: fc.array(fc.record({ field: fc.oneof(fc.constantFrom('urn', 'name', '_score'), anyText), sortOrder: fc.oneof(fc.constantFrom('ASCENDING', 'DESCENDING'), anyText) }), { maxLength: 2 }) }),
+  },
+  { requiredKeys: ['query'] },
+);
+
+/** The body of POST /api/graphql: a document, its variables, an operation name. */
+export const graphqlBody = fc.record(
+  {
+    query: fc.oneof({ weight: 8, arbitrary: graphqlDocument }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }),
+    variables: fc.oneof({ weight: 6, arbitrary: fc.record({ input: graphqlInput }) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }),
+    operationName: fc.oneof(fc.constantFrom('find', 'scroll', 'nope'), anyText, fc.integer()),
+  },
+  { requiredKeys: [] },
+);
+
 /** The body of POST /gms/test: evaluate one or several entities, push or not, or a definition. */
 export const evaluateBody = fc.record(
   {

@@ -8,6 +8,8 @@ import {
   entitiesActionBody,
   EXAMPLE_ASPECTS,
   evaluateBody,
+  graphqlBody,
+  graphqlDocument,
   ingestProposalBatchBody,
   ingestProposalBody,
   timeseriesQueryBody,
@@ -111,6 +113,9 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   // Rest.li 2.0's list syntax, or a plain name.
   aspectList: fc.array(fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText), { maxLength: 3 }).chain((names) => fc.constantFrom(`List(${names.join(',')})`, names.join(','), `List(${names.join(',')}`)),
   pitKeepAlive: fc.constantFrom('5m', 'x', ''),
+  // GET /api/graphql's (its document comes from graphqlDocument).
+  variables: fc.oneof(fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v) ?? ''), anyText),
+  operationName: fc.oneof(fc.constantFrom('find', 'scroll'), anyText),
   skipCache: flag,
   categories: fc.oneof(
     { weight: 4, arbitrary: fc.subarray(['TAG', 'owner', 'TECHNICAL_SCHEMA', 'glossary term', 'DOCUMENTATION', 'LINEAGE', 'STRUCTURED_PROPERTY'], { minLength: 1 }).map((c) => c.join(',')) },
@@ -272,6 +277,17 @@ const ROUTES: RouteSpec[] = [
   { route: 'POST /scroll (v2)', methods: ['POST'], pathAndBody: withBody(fc.constant(`${V2}/scroll`), bodyBytes(scrollBody)), query: queryString(SEARCH_KEYS) },
   { route: 'POST /scroll (v3)', methods: ['POST'], pathAndBody: withBody(fc.constant('/openapi/v3/entity/scroll'), bodyBytes(scrollBody)), query: queryString(SEARCH_KEYS) },
   { route: 'POST /gms/test', methods: ['POST'], pathAndBody: withBody(fc.constant('/gms/test'), bodyBytes(evaluateBody)), query: queryString([], ['action']), weight: 3 },
+  { route: 'POST /api/graphql', methods: ['POST'], pathAndBody: withBody(fc.constant('/api/graphql'), bodyBytes(graphqlBody)), query: fc.constant(''), weight: 3 },
+  {
+    route: 'GET /api/graphql',
+    methods: ['GET'],
+    pathAndBody: noBody(
+      fc
+        .tuple(inUrl(graphqlDocument), fc.option(inUrl(PARAMETERS.variables), { nil: undefined }), fc.option(inUrl(PARAMETERS.operationName), { nil: undefined }))
+        .map(([query, variables, name]) => `/api/graphql?query=${query}${variables === undefined ? '' : `&variables=${variables}`}${name === undefined ? '' : `&operationName=${name}`}`),
+    ),
+    query: fc.constant(''),
+  },
   { route: 'POST /auth/tokens', methods: ['POST'], pathAndBody: withBody(fc.constant('/openapi/v2/auth/tokens'), bodyBytes(tokenBody)), query: queryString([]) },
   { route: 'GET /auth/tokens', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/auth/tokens')), query: queryString([]) },
   { route: 'DELETE /auth/tokens/{id}', methods: ['DELETE'], pathAndBody: noBody(inUrl(fc.oneof(anyText, fc.uuid())).map((id) => `/openapi/v2/auth/tokens/${id}`)), query: queryString([]) },

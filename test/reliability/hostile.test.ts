@@ -131,6 +131,7 @@ for (const { kind, skip } of await reliabilityStores()) {
         ['POST', `/openapi/v3/entity/dataset/${enc(SEED_DATASETS[0])}/datasetProperties`, 'application/json'],
         ['POST', '/aspects?action=ingestProposal', 'application/json'],
         ['POST', '/entities?action=ingest', 'application/json'],
+        ['POST', '/api/graphql', 'application/json'],
       ];
       const ofSize = (bytes: number) => {
         const frame = '{"description":""}';

@@ -1,0 +1,364 @@
+/**
+ * The entity types of urnbase's GraphQL schema, as search results show them: the Entity interface
+ * and an object type per entity type clients ask fields of, under DataHub's names.
+ */
+
+/** The fields of governance aspects (resolvers/governance.ts), on every type that has them. */
+const GOVERNED = `
+  tags: GlobalTags
+  glossaryTerms: GlossaryTerms
+  ownership: Ownership
+  domain: DomainAssociation
+  container: Container
+  subTypes: SubTypes`;
+
+export const ENTITY_SCHEMA = `
+"Anything with a URN."
+interface Entity {
+  urn: String!
+  type: EntityType!
+}
+
+type CustomPropertiesEntry {
+  key: String!
+  value: String
+}
+
+type DataPlatformProperties {
+  type: String
+  displayName: String
+  datasetNameDelimiter: String
+  logoUrl: String
+}
+
+type DataPlatform implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  properties: DataPlatformProperties
+}
+
+type DatasetProperties {
+  name: String!
+  qualifiedName: String
+  description: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+
+type Dataset implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  "The environment (PROD, DEV, …) of the URN."
+  origin: String!
+  platform: DataPlatform
+  properties: DatasetProperties${GOVERNED}
+}
+
+type ChartProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+
+type Chart implements Entity {
+  urn: String!
+  type: EntityType!
+  tool: String!
+  chartId: String!
+  platform: DataPlatform
+  properties: ChartProperties${GOVERNED}
+}
+
+type DashboardProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+
+type Dashboard implements Entity {
+  urn: String!
+  type: EntityType!
+  tool: String!
+  dashboardId: String!
+  platform: DataPlatform
+  properties: DashboardProperties${GOVERNED}
+}
+
+type DataFlowProperties {
+  name: String!
+  description: String
+  project: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+
+type DataFlow implements Entity {
+  urn: String!
+  type: EntityType!
+  orchestrator: String!
+  flowId: String!
+  cluster: String!
+  platform: DataPlatform
+  properties: DataFlowProperties${GOVERNED}
+}
+
+type DataJobProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+
+type DataJob implements Entity {
+  urn: String!
+  type: EntityType!
+  jobId: String!
+  dataFlow: DataFlow
+  properties: DataJobProperties${GOVERNED}
+}
+
+type ContainerProperties {
+  name: String!
+  description: String
+  qualifiedName: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+
+type Container implements Entity {
+  urn: String!
+  type: EntityType!
+  "Null when the container has no dataPlatformInstance aspect."
+  platform: DataPlatform
+  properties: ContainerProperties${GOVERNED}
+}
+
+type TagProperties {
+  name: String!
+  description: String
+  colorHex: String
+}
+
+type Tag implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  properties: TagProperties
+}
+
+type CorpUserProperties {
+  active: Boolean
+  displayName: String
+  email: String
+  title: String
+  firstName: String
+  lastName: String
+  fullName: String
+}
+
+type CorpUser implements Entity {
+  urn: String!
+  type: EntityType!
+  username: String!
+  properties: CorpUserProperties
+}
+
+type CorpGroupProperties {
+  displayName: String
+  description: String
+  email: String
+}
+
+type CorpGroup implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  properties: CorpGroupProperties
+}
+
+type GlossaryTermProperties {
+  name: String!
+  description: String
+  definition: String!
+  termSource: String
+}
+
+type GlossaryTerm implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  hierarchicalName: String!
+  properties: GlossaryTermProperties
+}
+
+type GlossaryNodeProperties {
+  name: String!
+  description: String
+}
+
+type GlossaryNode implements Entity {
+  urn: String!
+  type: EntityType!
+  properties: GlossaryNodeProperties
+}
+
+type DomainProperties {
+  name: String!
+  description: String
+}
+
+type Domain implements Entity {
+  urn: String!
+  type: EntityType!
+  id: String!
+  properties: DomainProperties
+}
+
+type DataProductProperties {
+  name: String!
+  description: String
+  externalUrl: String
+  customProperties: [CustomPropertiesEntry!]
+}
+
+type DataProduct implements Entity {
+  urn: String!
+  type: EntityType!
+  properties: DataProductProperties
+}
+
+type EntityTypeEntity implements Entity {
+  urn: String!
+  type: EntityType!
+}
+
+type DataTypeEntity implements Entity {
+  urn: String!
+  type: EntityType!
+}
+
+type StructuredPropertyDefinition {
+  qualifiedName: String!
+  displayName: String
+  description: String
+  cardinality: String
+  immutable: Boolean!
+  valueType: DataTypeEntity!
+  entityTypes: [EntityTypeEntity!]!
+}
+
+type StructuredPropertyEntity implements Entity {
+  urn: String!
+  type: EntityType!
+  definition: StructuredPropertyDefinition
+}
+
+type TagAssociation {
+  tag: Tag!
+  associatedUrn: String!
+}
+
+type GlobalTags {
+  tags: [TagAssociation!]
+}
+
+type GlossaryTermAssociation {
+  term: GlossaryTerm!
+  associatedUrn: String!
+}
+
+type GlossaryTerms {
+  terms: [GlossaryTermAssociation!]
+}
+
+"Who may own an entity."
+union OwnerType = CorpUser | CorpGroup
+
+type Owner {
+  owner: OwnerType!
+  "The ownership type as written (DATAOWNER, TECHNICAL_OWNER, …)."
+  type: String
+  associatedUrn: String!
+}
+
+type Ownership {
+  owners: [Owner!]
+}
+
+type DomainAssociation {
+  domain: Domain!
+  associatedUrn: String!
+}
+
+type SubTypes {
+  typeNames: [String!]
+}
+
+"The description of an ML entity."
+type MLProperties {
+  description: String
+}
+
+type MLModel implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  platform: DataPlatform
+  properties: MLProperties${GOVERNED}
+}
+
+type MLModelGroup implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  platform: DataPlatform
+  properties: MLProperties${GOVERNED}
+}
+
+type MLFeatureTable implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  platform: DataPlatform
+  properties: MLProperties${GOVERNED}
+}
+
+type MLFeature implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  featureNamespace: String!
+  properties: MLProperties${GOVERNED}
+}
+
+type MLPrimaryKey implements Entity {
+  urn: String!
+  type: EntityType!
+  name: String!
+  featureNamespace: String!
+  properties: MLProperties${GOVERNED}
+}
+
+type DocumentInfo {
+  title: String
+}
+
+"DataHub's documents: not in urnbase's model, so never found; here so that clients' fragments on them validate."
+type Document implements Entity {
+  urn: String!
+  type: EntityType!
+  subType: String
+  platform: DataPlatform
+  info: DocumentInfo${GOVERNED}
+}
+
+"An entity of a type this schema has no object type for yet: its URN and type only."
+type OtherEntity implements Entity {
+  urn: String!
+  type: EntityType!
+}
+`;
