@@ -11,7 +11,7 @@ const TABLES = ['search_entities', 'search_terms', 'search_numbers', 'search_doc
  * need no visit); the others are read row by row through their keys. In the one 1M load that
  * vacuumed aspects as it grew (5M rows), a batch ran past the 10 s query timeout at ~950k, during
  * that vacuum and a 43 s checkpoint; the load without it did not. Edges: a lineage walk reads
- * edges_in and the key alone (a 100,000-entity closure at 1M datasets, 3.0 s unvacuumed, 1.9 s).
+ * edges_in and the key alone (a 100,000-entity closure at 1M datasets: 2.1 s unvacuumed, 1.8 s).
  */
 const INDEX_ONLY = ['search_entities', 'search_terms', 'search_numbers', 'search_term_counts', 'search_number_counts', 'edges'];
 /** Any fixed number: one replica analyses at a time. */
