@@ -33,6 +33,20 @@ export const ASPECTS_READ: ReadonlySet<string> = new Set([
   'domains',
   'container',
   'subTypes',
+  'status',
+  'deprecation',
+  // editableProperties (resolvers/entities.ts)
+  'editableDatasetProperties',
+  'editableChartProperties',
+  'editableDashboardProperties',
+  'editableDataFlowProperties',
+  'editableDataJobProperties',
+  'editableContainerProperties',
+  'editableMlModelProperties',
+  'editableMlModelGroupProperties',
+  'editableMlFeatureTableProperties',
+  'editableMlFeatureProperties',
+  'editableMlPrimaryKeyProperties',
 ]);
 
 /**

@@ -12,6 +12,7 @@ import { EntityTypes } from './entity-types.js';
 import { executionError, requestError, type GraphQLAnswerError } from './errors.js';
 import { EntityLoader } from './loaders.js';
 import { entityResolvers } from './resolvers/entities.js';
+import { fetchResolvers } from './resolvers/fetch.js';
 import { searchResolvers } from './resolvers/search.js';
 import { schemaText } from './schema.js';
 import { lenientBooleans } from './variables.js';
@@ -36,7 +37,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: searchResolvers, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,

@@ -10,9 +10,23 @@ const GOVERNED = `
   ownership: Ownership
   domain: DomainAssociation
   container: Container
-  subTypes: SubTypes`;
+  subTypes: SubTypes
+  status: Status
+  deprecation: Deprecation`;
+
+/** An editableProperties field and its type: what the UI edits beside what ingestion writes. */
+const editable = (type: string) => `
+  editableProperties: ${type}EditableProperties`;
 
 export const ENTITY_SCHEMA = `
+type DatasetEditableProperties {
+  name: String
+  description: String
+}
+
+${['Chart', 'Dashboard', 'DataFlow', 'DataJob', 'Container', 'MLModel', 'MLModelGroup', 'MLFeatureTable', 'MLFeature', 'MLPrimaryKey']
+  .map((type) => `type ${type}EditableProperties {\n  description: String\n}\n`)
+  .join('\n')}
 "Anything with a URN."
 interface Entity {
   urn: String!
@@ -53,7 +67,7 @@ type Dataset implements Entity {
   "The environment (PROD, DEV, …) of the URN."
   origin: String!
   platform: DataPlatform
-  properties: DatasetProperties${GOVERNED}
+  properties: DatasetProperties${editable('Dataset')}${GOVERNED}
 }
 
 type ChartProperties {
@@ -69,7 +83,7 @@ type Chart implements Entity {
   tool: String!
   chartId: String!
   platform: DataPlatform
-  properties: ChartProperties${GOVERNED}
+  properties: ChartProperties${editable('Chart')}${GOVERNED}
 }
 
 type DashboardProperties {
@@ -85,7 +99,7 @@ type Dashboard implements Entity {
   tool: String!
   dashboardId: String!
   platform: DataPlatform
-  properties: DashboardProperties${GOVERNED}
+  properties: DashboardProperties${editable('Dashboard')}${GOVERNED}
 }
 
 type DataFlowProperties {
@@ -103,7 +117,7 @@ type DataFlow implements Entity {
   flowId: String!
   cluster: String!
   platform: DataPlatform
-  properties: DataFlowProperties${GOVERNED}
+  properties: DataFlowProperties${editable('DataFlow')}${GOVERNED}
 }
 
 type DataJobProperties {
@@ -118,7 +132,7 @@ type DataJob implements Entity {
   type: EntityType!
   jobId: String!
   dataFlow: DataFlow
-  properties: DataJobProperties${GOVERNED}
+  properties: DataJobProperties${editable('DataJob')}${GOVERNED}
 }
 
 type ContainerProperties {
@@ -134,7 +148,7 @@ type Container implements Entity {
   type: EntityType!
   "Null when the container has no dataPlatformInstance aspect."
   platform: DataPlatform
-  properties: ContainerProperties${GOVERNED}
+  properties: ContainerProperties${editable('Container')}${GOVERNED}
 }
 
 type TagProperties {
@@ -308,7 +322,7 @@ type MLModel implements Entity {
   type: EntityType!
   name: String!
   platform: DataPlatform
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLModel')}${GOVERNED}
 }
 
 type MLModelGroup implements Entity {
@@ -316,7 +330,7 @@ type MLModelGroup implements Entity {
   type: EntityType!
   name: String!
   platform: DataPlatform
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLModelGroup')}${GOVERNED}
 }
 
 type MLFeatureTable implements Entity {
@@ -324,7 +338,7 @@ type MLFeatureTable implements Entity {
   type: EntityType!
   name: String!
   platform: DataPlatform
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLFeatureTable')}${GOVERNED}
 }
 
 type MLFeature implements Entity {
@@ -332,7 +346,7 @@ type MLFeature implements Entity {
   type: EntityType!
   name: String!
   featureNamespace: String!
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLFeature')}${GOVERNED}
 }
 
 type MLPrimaryKey implements Entity {
@@ -340,7 +354,7 @@ type MLPrimaryKey implements Entity {
   type: EntityType!
   name: String!
   featureNamespace: String!
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLPrimaryKey')}${GOVERNED}
 }
 
 type DocumentInfo {

@@ -42,12 +42,15 @@ function properties(aspectName: string, shape: (value: Record_, urn: string) => 
   };
 }
 
+/** An `editableProperties` resolver: the description (and a dataset's name) edited in DataHub's UI. */
+const editable = (aspectName: string) => properties(aspectName, (v) => ({ description: text(v.description), name: text(v.name) }));
+
 const base = {
   type: (o: EntityRef, _: unknown, ctx: GraphQLContext) => ctx.types.enumOfUrn(o.urn),
 };
 
 /** Charts and dashboards: a BI tool and an id in the URN, a title in their info aspect. */
-function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
+function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string, editableAspect: string) {
   return {
     ...base,
     ...governanceResolvers,
@@ -55,6 +58,7 @@ function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
     [idField]: (o: EntityRef) => part(o.urn, 1),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties(infoAspect, (v, urn) => common(v, text(v.title) ?? part(urn, 1))),
+    editableProperties: editable(editableAspect),
   };
 }
 
@@ -62,13 +66,14 @@ function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
  * ML entities: a name second in the URN, after the platform (models, groups, feature tables) or
  * the feature namespace (features, primary keys).
  */
-function mlEntity(propertiesAspect: string, onPlatform: boolean) {
+function mlEntity(propertiesAspect: string, editableAspect: string, onPlatform: boolean) {
   return {
     ...base,
     ...governanceResolvers,
     name: (o: EntityRef) => part(o.urn, 1),
     ...(onPlatform ? { platform: (o: EntityRef) => platformRef(part(o.urn, 0)) } : { featureNamespace: (o: EntityRef) => part(o.urn, 0) }),
     properties: properties(propertiesAspect, (v) => ({ description: text(v.description) })),
+    editableProperties: editable(editableAspect),
   };
 }
 
@@ -88,9 +93,10 @@ export const entityResolvers = {
     origin: (o: EntityRef) => part(o.urn, 2),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties('datasetProperties', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 1)), qualifiedName: text(v.qualifiedName) })),
+    editableProperties: editable('editableDatasetProperties'),
   },
-  Chart: toolEntity('chartId', 'chartInfo'),
-  Dashboard: toolEntity('dashboardId', 'dashboardInfo'),
+  Chart: toolEntity('chartId', 'chartInfo', 'editableChartProperties'),
+  Dashboard: toolEntity('dashboardId', 'dashboardInfo', 'editableDashboardProperties'),
   DataFlow: {
     ...base,
     ...governanceResolvers,
@@ -99,6 +105,7 @@ export const entityResolvers = {
     cluster: (o: EntityRef) => part(o.urn, 2),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties('dataFlowInfo', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 1)), project: text(v.project) })),
+    editableProperties: editable('editableDataFlowProperties'),
   },
   DataJob: {
     ...base,
@@ -106,6 +113,7 @@ export const entityResolvers = {
     jobId: (o: EntityRef) => part(o.urn, 1),
     dataFlow: (o: EntityRef) => ({ urn: part(o.urn, 0) }),
     properties: properties('dataJobInfo', (v, urn) => common(v, text(v.name) ?? part(urn, 1))),
+    editableProperties: editable('editableDataJobProperties'),
   },
   Container: {
     ...base,
@@ -115,6 +123,7 @@ export const entityResolvers = {
       return platform ? platformRef(platform) : null;
     },
     properties: properties('containerProperties', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 0)), qualifiedName: text(v.qualifiedName) })),
+    editableProperties: editable('editableContainerProperties'),
   },
   Tag: {
     ...base,
@@ -174,11 +183,11 @@ export const entityResolvers = {
       };
     },
   },
-  MLModel: mlEntity('mlModelProperties', true),
-  MLModelGroup: mlEntity('mlModelGroupProperties', true),
-  MLFeatureTable: mlEntity('mlFeatureTableProperties', true),
-  MLFeature: mlEntity('mlFeatureProperties', false),
-  MLPrimaryKey: mlEntity('mlPrimaryKeyProperties', false),
+  MLModel: mlEntity('mlModelProperties', 'editableMlModelProperties', true),
+  MLModelGroup: mlEntity('mlModelGroupProperties', 'editableMlModelGroupProperties', true),
+  MLFeatureTable: mlEntity('mlFeatureTableProperties', 'editableMlFeatureTableProperties', true),
+  MLFeature: mlEntity('mlFeatureProperties', 'editableMlFeatureProperties', false),
+  MLPrimaryKey: mlEntity('mlPrimaryKeyProperties', 'editableMlPrimaryKeyProperties', false),
   Document: { ...base, ...governanceResolvers },
   ...ownerTypeResolvers,
   EntityTypeEntity: base,

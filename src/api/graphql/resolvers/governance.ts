@@ -5,8 +5,9 @@ import { aspectOf } from '../loaders.js';
 
 /**
  * The fields many entity types share, from the aspects DataHub's governance features write: tags,
- * glossary terms, owners, the domain, the container and the subtypes. Each names other entities
- * by URN only; their own fields are read when asked, in the request's batches.
+ * glossary terms, owners, the domain, the container and the subtypes; and the lifecycle ones, the
+ * status (soft deletion) and the deprecation. Each names other entities by URN only; their own
+ * fields are read when asked, in the request's batches.
  */
 interface EntityRef {
   urn: string;
@@ -54,6 +55,20 @@ export const governanceResolvers = {
   async subTypes(o: EntityRef, _: unknown, ctx: GraphQLContext) {
     const value = await aspect(ctx, o.urn, 'subTypes');
     return value ? { typeNames: list(value.typeNames).filter((t): t is string => typeof t === 'string') } : null;
+  },
+  async status(o: EntityRef, _: unknown, ctx: GraphQLContext) {
+    const value = await aspect(ctx, o.urn, 'status');
+    return value ? { removed: value.removed === true } : null;
+  },
+  async deprecation(o: EntityRef, _: unknown, ctx: GraphQLContext) {
+    const value = await aspect(ctx, o.urn, 'deprecation');
+    if (!value) return null;
+    return {
+      deprecated: value.deprecated === true,
+      decommissionTime: typeof value.decommissionTime === 'number' ? value.decommissionTime : null,
+      note: typeof value.note === 'string' ? value.note : null,
+      actor: typeof value.actor === 'string' ? value.actor : null,
+    };
   },
 };
 
