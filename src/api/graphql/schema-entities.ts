@@ -68,6 +68,9 @@ type Dataset implements Entity {
   origin: String!
   platform: DataPlatform
   properties: DatasetProperties${editable('Dataset')}${GOVERNED}
+  "The schema: the latest without a version (or with 0), else the N-th written (null when there is none)."
+  schemaMetadata(version: Long): SchemaMetadata
+  editableSchemaMetadata: EditableSchemaMetadata
 }
 
 type ChartProperties {

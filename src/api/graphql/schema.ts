@@ -1,4 +1,5 @@
 import type { EntityTypes } from './entity-types.js';
+import { DATASET_SCHEMA_SCHEMA } from './schema-dataset-schema.js';
 import { ENTITY_SCHEMA } from './schema-entities.js';
 import { FETCH_SCHEMA } from './schema-fetch.js';
 import { searchSchema } from './schema-search.js';
@@ -9,5 +10,5 @@ import { searchSchema } from './schema-search.js';
  * validation with graphql-js's message naming the field or type.
  */
 export function schemaText(types: EntityTypes): string {
-  return searchSchema(types) + ENTITY_SCHEMA + FETCH_SCHEMA;
+  return searchSchema(types) + ENTITY_SCHEMA + DATASET_SCHEMA_SCHEMA + FETCH_SCHEMA;
 }

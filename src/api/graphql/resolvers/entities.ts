@@ -1,6 +1,7 @@
 import { parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
 import { aspectOf } from '../loaders.js';
+import { datasetSchemaResolvers } from './dataset-schema.js';
 import { governanceResolvers, ownerTypeResolvers } from './governance.js';
 
 /**
@@ -94,6 +95,7 @@ export const entityResolvers = {
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties('datasetProperties', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 1)), qualifiedName: text(v.qualifiedName) })),
     editableProperties: editable('editableDatasetProperties'),
+    ...datasetSchemaResolvers,
   },
   Chart: toolEntity('chartId', 'chartInfo', 'editableChartProperties'),
   Dashboard: toolEntity('dashboardId', 'dashboardInfo', 'editableDashboardProperties'),

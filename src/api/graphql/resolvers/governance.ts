@@ -22,16 +22,24 @@ async function aspect(ctx: GraphQLContext, urn: string, name: string) {
   return aspectOf(await ctx.entities.load(urn), name);
 }
 
+/** A globalTags value (an entity's, or a schema field's) as DataHub's GlobalTags; null without one. */
+export function tagAssociations(value: unknown, associatedUrn: string) {
+  if (!isRecord(value)) return null;
+  return { tags: list(value.tags).flatMap((t) => (urnAt(t, 'tag') ? [{ tag: { urn: urnAt(t, 'tag') }, associatedUrn }] : [])) };
+}
+
+/** A glossaryTerms value (an entity's, or a schema field's) as DataHub's GlossaryTerms; null without one. */
+export function termAssociations(value: unknown, associatedUrn: string) {
+  if (!isRecord(value)) return null;
+  return { terms: list(value.terms).flatMap((t) => (urnAt(t, 'urn') ? [{ term: { urn: urnAt(t, 'urn') }, associatedUrn }] : [])) };
+}
+
 export const governanceResolvers = {
   async tags(o: EntityRef, _: unknown, ctx: GraphQLContext) {
-    const value = await aspect(ctx, o.urn, 'globalTags');
-    if (!value) return null;
-    return { tags: list(value.tags).flatMap((t) => (urnAt(t, 'tag') ? [{ tag: { urn: urnAt(t, 'tag') }, associatedUrn: o.urn }] : [])) };
+    return tagAssociations(await aspect(ctx, o.urn, 'globalTags'), o.urn);
   },
   async glossaryTerms(o: EntityRef, _: unknown, ctx: GraphQLContext) {
-    const value = await aspect(ctx, o.urn, 'glossaryTerms');
-    if (!value) return null;
-    return { terms: list(value.terms).flatMap((t) => (urnAt(t, 'urn') ? [{ term: { urn: urnAt(t, 'urn') }, associatedUrn: o.urn }] : [])) };
+    return termAssociations(await aspect(ctx, o.urn, 'glossaryTerms'), o.urn);
   },
   async ownership(o: EntityRef, _: unknown, ctx: GraphQLContext) {
     const value = await aspect(ctx, o.urn, 'ownership');
