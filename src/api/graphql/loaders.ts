@@ -35,6 +35,10 @@ export const ASPECTS_READ: ReadonlySet<string> = new Set([
   'subTypes',
   'status',
   'deprecation',
+  // resolvers/structured.ts
+  'structuredProperties',
+  'structuredPropertySettings',
+  'dataTypeInfo',
   // editableProperties (resolvers/entities.ts)
   'editableDatasetProperties',
   'editableChartProperties',

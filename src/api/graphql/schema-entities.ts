@@ -12,7 +12,8 @@ const GOVERNED = `
   container: Container
   subTypes: SubTypes
   status: Status
-  deprecation: Deprecation`;
+  deprecation: Deprecation
+  structuredProperties: StructuredProperties`;
 
 /** An editableProperties field and its type: what the UI edits beside what ingestion writes. */
 const editable = (type: string) => `
@@ -210,6 +211,7 @@ type GlossaryTerm implements Entity {
   name: String!
   hierarchicalName: String!
   properties: GlossaryTermProperties
+  structuredProperties: StructuredProperties
 }
 
 type GlossaryNodeProperties {
@@ -221,6 +223,7 @@ type GlossaryNode implements Entity {
   urn: String!
   type: EntityType!
   properties: GlossaryNodeProperties
+  structuredProperties: StructuredProperties
 }
 
 type DomainProperties {
@@ -233,6 +236,7 @@ type Domain implements Entity {
   type: EntityType!
   id: String!
   properties: DomainProperties
+  structuredProperties: StructuredProperties
 }
 
 type DataProductProperties {
@@ -246,32 +250,7 @@ type DataProduct implements Entity {
   urn: String!
   type: EntityType!
   properties: DataProductProperties
-}
-
-type EntityTypeEntity implements Entity {
-  urn: String!
-  type: EntityType!
-}
-
-type DataTypeEntity implements Entity {
-  urn: String!
-  type: EntityType!
-}
-
-type StructuredPropertyDefinition {
-  qualifiedName: String!
-  displayName: String
-  description: String
-  cardinality: String
-  immutable: Boolean!
-  valueType: DataTypeEntity!
-  entityTypes: [EntityTypeEntity!]!
-}
-
-type StructuredPropertyEntity implements Entity {
-  urn: String!
-  type: EntityType!
-  definition: StructuredPropertyDefinition
+  structuredProperties: StructuredProperties
 }
 
 type TagAssociation {

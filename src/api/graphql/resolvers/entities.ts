@@ -3,6 +3,7 @@ import type { GraphQLContext } from '../context.js';
 import { aspectOf } from '../loaders.js';
 import { datasetSchemaResolvers } from './dataset-schema.js';
 import { governanceResolvers, ownerTypeResolvers } from './governance.js';
+import { structuredResolvers, structuredValues } from './structured.js';
 
 /**
  * The entity types' fields. Key fields come from the URN (no read); the others from the entity's
@@ -155,35 +156,23 @@ export const entityResolvers = {
     name: (o: EntityRef) => part(o.urn, 0),
     hierarchicalName: (o: EntityRef) => part(o.urn, 0),
     properties: properties('glossaryTermInfo', (v, urn) => ({ name: text(v.name) ?? part(urn, 0), description: text(v.definition), definition: text(v.definition) ?? '', termSource: text(v.termSource) })),
+    structuredProperties: structuredValues,
   },
   GlossaryNode: {
     ...base,
     properties: properties('glossaryNodeInfo', (v, urn) => ({ name: text(v.name) ?? part(urn, 0), description: text(v.definition) })),
+    structuredProperties: structuredValues,
   },
   Domain: {
     ...base,
     id: (o: EntityRef) => part(o.urn, 0),
     properties: properties('domainProperties', (v, urn) => ({ name: text(v.name) ?? part(urn, 0), description: text(v.description) })),
+    structuredProperties: structuredValues,
   },
   DataProduct: {
     ...base,
     properties: properties('dataProductProperties', (v, urn) => common(v, text(v.name) ?? part(urn, 0))),
-  },
-  StructuredPropertyEntity: {
-    ...base,
-    definition: async (o: EntityRef, _: unknown, ctx: GraphQLContext) => {
-      const v = await aspect(ctx, o.urn, 'propertyDefinition');
-      if (!v) return null;
-      return {
-        qualifiedName: text(v.qualifiedName) ?? part(o.urn, 0),
-        displayName: text(v.displayName),
-        description: text(v.description),
-        cardinality: text(v.cardinality),
-        immutable: v.immutable === true,
-        valueType: { urn: text(v.valueType) ?? '' },
-        entityTypes: (Array.isArray(v.entityTypes) ? v.entityTypes : []).filter((t): t is string => typeof t === 'string').map((urn) => ({ urn })),
-      };
-    },
+    structuredProperties: structuredValues,
   },
   MLModel: mlEntity('mlModelProperties', 'editableMlModelProperties', true),
   MLModelGroup: mlEntity('mlModelGroupProperties', 'editableMlModelGroupProperties', true),
@@ -192,7 +181,6 @@ export const entityResolvers = {
   MLPrimaryKey: mlEntity('mlPrimaryKeyProperties', 'editableMlPrimaryKeyProperties', false),
   Document: { ...base, ...governanceResolvers },
   ...ownerTypeResolvers,
-  EntityTypeEntity: base,
-  DataTypeEntity: base,
+  ...structuredResolvers,
   OtherEntity: base,
 };

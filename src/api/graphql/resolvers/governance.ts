@@ -2,6 +2,7 @@ import { isRecord } from '../../../json.js';
 import { entityTypeOf } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
 import { aspectOf } from '../loaders.js';
+import { structuredValues } from './structured.js';
 
 /**
  * The fields many entity types share, from the aspects DataHub's governance features write: tags,
@@ -35,6 +36,7 @@ export function termAssociations(value: unknown, associatedUrn: string) {
 }
 
 export const governanceResolvers = {
+  structuredProperties: structuredValues,
   async tags(o: EntityRef, _: unknown, ctx: GraphQLContext) {
     return tagAssociations(await aspect(ctx, o.urn, 'globalTags'), o.urn);
   },
