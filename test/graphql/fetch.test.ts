@@ -37,6 +37,7 @@ const SEED: Array<[string, string, unknown]> = [
   [DATASET, 'domains', { domains: [DOMAIN] }],
   [DATASET, 'container', { container: CONTAINER }],
   [DATASET, 'subTypes', { typeNames: ['Table'] }],
+  [DATASET, 'browsePathsV2', { path: [{ id: 'prod' }, { id: CONTAINER, urn: CONTAINER }] }],
   [DATASET, 'status', { removed: false }],
   [DATASET, 'deprecation', { deprecated: true, note: 'Use orders_v2', decommissionTime: 1_800_000_000_000, actor: USER }],
   [GONE, 'datasetProperties', { name: 'gone' }],
@@ -97,6 +98,7 @@ describe('GraphQL entity fetches', () => {
       domain { domain { urn properties { name } } }
       container { urn properties { name } }
       subTypes { typeNames }
+      browsePathV2 { path { name entity { urn ... on Container { properties { name } } } } }
       status { removed }
       deprecation { deprecated note decommissionTime actor }
     } }`, { urn: DATASET });
@@ -115,6 +117,7 @@ describe('GraphQL entity fetches', () => {
         domain: { domain: { urn: DOMAIN, properties: { name: 'Sales' } } },
         container: { urn: CONTAINER, properties: { name: 'warehouse' } },
         subTypes: { typeNames: ['Table'] },
+        browsePathV2: { path: [{ name: 'prod', entity: null }, { name: CONTAINER, entity: { urn: CONTAINER, properties: { name: 'warehouse' } } }] },
         status: { removed: false },
         deprecation: { deprecated: true, note: 'Use orders_v2', decommissionTime: 1_800_000_000_000, actor: USER },
       },
@@ -122,8 +125,9 @@ describe('GraphQL entity fetches', () => {
   });
 
   it('answers null for the fields whose aspects an entity lacks', async () => {
-    const data = await ok(`query q($urn: String!) { dashboard(urn: $urn) { urn editableProperties { description } status { removed } deprecation { deprecated } tags { tags { tag { urn } } } } }`, { urn: DASHBOARD });
-    assert.deepEqual(data, { dashboard: { urn: DASHBOARD, editableProperties: null, status: null, deprecation: null, tags: null } });
+    const data = await ok(`query q($urn: String!) { dashboard(urn: $urn) { urn editableProperties { description } status { removed } deprecation { deprecated } tags { tags { tag { urn } } } browsePathV2 { path { name } } } }`, { urn: DASHBOARD });
+    // The browse path is the default one urnbase (as DataHub) gives a new entity.
+    assert.deepEqual(data, { dashboard: { urn: DASHBOARD, editableProperties: null, status: null, deprecation: null, tags: null, browsePathV2: { path: [{ name: 'Default' }] } } });
   });
 
   it('fetches charts, dashboards, data flows and jobs, containers', async () => {

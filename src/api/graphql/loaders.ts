@@ -35,6 +35,7 @@ export const ASPECTS_READ: ReadonlySet<string> = new Set([
   'subTypes',
   'status',
   'deprecation',
+  'browsePathsV2',
   // resolvers/structured.ts
   'structuredProperties',
   'structuredPropertySettings',

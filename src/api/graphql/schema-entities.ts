@@ -13,7 +13,8 @@ const GOVERNED = `
   subTypes: SubTypes
   status: Status
   deprecation: Deprecation
-  structuredProperties: StructuredProperties`;
+  structuredProperties: StructuredProperties
+  browsePathV2: BrowsePathV2`;
 
 /** An editableProperties field and its type: what the UI edits beside what ingestion writes. */
 const editable = (type: string) => `
@@ -288,6 +289,16 @@ type Ownership {
 type DomainAssociation {
   domain: Domain!
   associatedUrn: String!
+}
+
+type BrowsePathEntry {
+  name: String!
+  "The entity the entry stands for (a container, …), when the path names one."
+  entity: Entity
+}
+
+type BrowsePathV2 {
+  path: [BrowsePathEntry!]!
 }
 
 type SubTypes {

@@ -6,7 +6,8 @@ import { structuredValues } from './structured.js';
 
 /**
  * The fields many entity types share, from the aspects DataHub's governance features write: tags,
- * glossary terms, owners, the domain, the container and the subtypes; and the lifecycle ones, the
+ * glossary terms, owners, the domain, the container, the subtypes, the browse path and the
+ * structured property values; and the lifecycle ones, the
  * status (soft deletion) and the deprecation. Each names other entities by URN only; their own
  * fields are read when asked, in the request's batches.
  */
@@ -65,6 +66,12 @@ export const governanceResolvers = {
   async subTypes(o: EntityRef, _: unknown, ctx: GraphQLContext) {
     const value = await aspect(ctx, o.urn, 'subTypes');
     return value ? { typeNames: list(value.typeNames).filter((t): t is string => typeof t === 'string') } : null;
+  },
+  /** The browsePathsV2 aspect: each entry's id as its name, and the entity it names, if any. */
+  async browsePathV2(o: EntityRef, _: unknown, ctx: GraphQLContext) {
+    const value = await aspect(ctx, o.urn, 'browsePathsV2');
+    if (!value) return null;
+    return { path: list(value.path).flatMap((entry) => (isRecord(entry) && typeof entry.id === 'string' ? [{ name: entry.id, entity: urnAt(entry, 'urn') ? { urn: urnAt(entry, 'urn') } : null }] : [])) };
   },
   async status(o: EntityRef, _: unknown, ctx: GraphQLContext) {
     const value = await aspect(ctx, o.urn, 'status');
