@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { datasetUrn, testApp, type TestApp } from '../helpers.js';
 import { write } from '../search/fixtures.js';
-import { graphql } from './queries.js';
+import { graphql, latestReads } from './queries.js';
 
 /** A dataset's schemaMetadata(version:) and editableSchemaMetadata, as the fetches answer them. */
 
@@ -120,26 +120,17 @@ describe('GraphQL dataset schemas', () => {
   });
 
   it("reads the latest schemas of an operation's datasets in one batch of their own", async () => {
-    const store = t.services.store;
-    const read = store.getLatestMany.bind(store);
-    const asked: Array<readonly string[] | undefined> = [];
-    store.getLatestMany = (urns, aspects) => {
-      asked.push(aspects);
-      return read(urns, aspects);
-    };
-    try {
-      const { body } = await graphql(t, `query q($a: String!, $b: String!, $c: String!) {
+    const { result, reads } = await latestReads(t, () =>
+      graphql(t, `query q($a: String!, $b: String!, $c: String!) {
         a: dataset(urn: $a) { schemaMetadata { version } editableSchemaMetadata { editableSchemaFieldInfo { fieldPath } } }
         b: dataset(urn: $b) { schemaMetadata { version } }
         c: dataset(urn: $c) { schemaMetadata { version } }
-      }`, { a: ORDERS, b: USERS, c: BARE });
-      assert.deepEqual(body.data, { a: { schemaMetadata: { version: 2 }, editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'total' }] } }, b: { schemaMetadata: { version: 7 } }, c: { schemaMetadata: null } });
-      // One read for the datasets, one for their schemas: the schemas are never read with the other aspects.
-      assert.equal(asked.length, 2);
-      assert.ok(!asked[0]?.includes('schemaMetadata'));
-      assert.deepEqual([...(asked[1] ?? [])].sort(), ['datasetKey', 'editableSchemaMetadata', 'schemaMetadata']);
-    } finally {
-      store.getLatestMany = read;
-    }
+      }`, { a: ORDERS, b: USERS, c: BARE }),
+    );
+    assert.deepEqual(result.body.data, { a: { schemaMetadata: { version: 2 }, editableSchemaMetadata: { editableSchemaFieldInfo: [{ fieldPath: 'total' }] } }, b: { schemaMetadata: { version: 7 } }, c: { schemaMetadata: null } });
+    // One read for the datasets, one for their schemas: the schemas are never read with the other aspects.
+    assert.equal(reads.length, 2);
+    assert.ok(!reads[0]?.includes('schemaMetadata'));
+    assert.deepEqual([...(reads[1] ?? [])].sort(), ['datasetKey', 'editableSchemaMetadata', 'schemaMetadata']);
   });
 });

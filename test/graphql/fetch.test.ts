@@ -3,29 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Proposal } from '../../src/ingest/proposal.js';
 import { datasetUrn, testApp, type TestApp } from '../helpers.js';
 import { defineProperty } from '../structured/fixtures.js';
-import { graphql } from './queries.js';
+import { graphql, latestReads } from './queries.js';
+import { CHART, CONTAINER, DASHBOARD, DOMAIN, FEATURE, FEATURE_TABLE, FLOW, GROUP, JOB, MODEL, MODEL_GROUP, NODE, PRIMARY_KEY, PRODUCT, TAG, TERM, USER } from './urns.js';
 
 /** The entity fetches by URN: each type's Query field, entity/entities, null for missing, refusals of bad URNs. */
 
 const DATASET = datasetUrn('fetch.orders', 'snowflake');
 const GONE = datasetUrn('fetch.gone');
-const CHART = 'urn:li:chart:(looker,revenue)';
-const DASHBOARD = 'urn:li:dashboard:(looker,sales)';
-const FLOW = 'urn:li:dataFlow:(airflow,nightly,prod)';
-const JOB = `urn:li:dataJob:(${FLOW},load_orders)`;
-const CONTAINER = 'urn:li:container:warehouse';
-const DOMAIN = 'urn:li:domain:sales';
-const PRODUCT = 'urn:li:dataProduct:orders';
-const TERM = 'urn:li:glossaryTerm:Finance.Revenue';
-const NODE = 'urn:li:glossaryNode:Finance';
-const TAG = 'urn:li:tag:pii';
-const USER = 'urn:li:corpuser:jdoe';
-const GROUP = 'urn:li:corpGroup:analytics';
-const MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)';
-const MODEL_GROUP = 'urn:li:mlModelGroup:(urn:li:dataPlatform:sagemaker,churners,PROD)';
-const FEATURE_TABLE = 'urn:li:mlFeatureTable:(urn:li:dataPlatform:feast,users)';
-const FEATURE = 'urn:li:mlFeature:(users,age)';
-const PRIMARY_KEY = 'urn:li:mlPrimaryKey:(users,user_id)';
 const AUDIT = { time: 1_700_000_000_000, actor: USER };
 
 const SEED: Array<[string, string, unknown]> = [
@@ -237,33 +221,25 @@ describe('GraphQL entity fetches', () => {
   });
 
   it('reads every fetch of one operation in one batch, and the entities they name in one more', async () => {
-    const store = t.services.store;
-    const read = store.getLatestMany.bind(store);
-    let reads = 0;
-    store.getLatestMany = (...args) => {
-      reads++;
-      return read(...args);
-    };
-    try {
-      const fetched = await ok(`query q($a: String!, $b: String!, $urns: [String!]!) {
+    const fetched = await latestReads(t, () =>
+      ok(`query q($a: String!, $b: String!, $urns: [String!]!) {
         a: dataset(urn: $a) { urn properties { name } status { removed } }
         b: chart(urn: $b) { urn properties { name } }
         entities(urns: $urns) { urn ... on Tag { properties { name } } ... on Domain { properties { name } } }
-      }`, { a: DATASET, b: CHART, urns: [TAG, DOMAIN, USER, GROUP] });
-      assert.deepEqual(fetched.a, { urn: DATASET, properties: { name: 'orders' }, status: { removed: false } });
-      assert.deepEqual(fetched.entities.map((e: { urn: string }) => e.urn), [TAG, DOMAIN, USER, GROUP]);
-      assert.equal(reads, 1);
-      reads = 0;
-      // The tags, terms and platforms a fetched entity names are known once it is read: one batch more for all of them.
-      const named = await ok(`query q($a: String!, $b: String!) {
+      }`, { a: DATASET, b: CHART, urns: [TAG, DOMAIN, USER, GROUP] }),
+    );
+    assert.deepEqual(fetched.result.a, { urn: DATASET, properties: { name: 'orders' }, status: { removed: false } });
+    assert.deepEqual(fetched.result.entities.map((e: { urn: string }) => e.urn), [TAG, DOMAIN, USER, GROUP]);
+    assert.equal(fetched.reads.length, 1);
+    // The tags, terms and platforms a fetched entity names are known once it is read: one batch more for all of them.
+    const named = await latestReads(t, () =>
+      ok(`query q($a: String!, $b: String!) {
         a: dataset(urn: $a) { platform { name } tags { tags { tag { properties { name } } } } glossaryTerms { terms { term { properties { name } } } } }
         b: mlModel(urn: $b) { platform { name } }
-      }`, { a: DATASET, b: MODEL });
-      assert.deepEqual(named.a.tags, { tags: [{ tag: { properties: { name: 'PII' } } }] });
-      assert.equal(reads, 2);
-    } finally {
-      store.getLatestMany = read;
-    }
+      }`, { a: DATASET, b: MODEL }),
+    );
+    assert.deepEqual(named.result.a.tags, { tags: [{ tag: { properties: { name: 'PII' } } }] });
+    assert.equal(named.reads.length, 2);
   });
 });
 

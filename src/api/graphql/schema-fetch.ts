@@ -1,3 +1,4 @@
+import { objectTypeOf } from './entity-types.js';
 import { FETCHES } from './resolvers/fetch.js';
 
 /**
@@ -5,27 +6,13 @@ import { FETCHES } from './resolvers/fetch.js';
  * field names, and the lifecycle fields every fetched asset may be asked for. Written for urnbase.
  */
 
-/** The object type each fetch answers. */
-const ANSWERS: Readonly<Record<string, string>> = {
-  corpUser: 'CorpUser',
-  dataPlatform: 'DataPlatform',
-  structuredProperty: 'StructuredPropertyEntity',
-  mlModel: 'MLModel',
-  mlModelGroup: 'MLModelGroup',
-  mlFeatureTable: 'MLFeatureTable',
-  mlFeature: 'MLFeature',
-  mlPrimaryKey: 'MLPrimaryKey',
-};
-
-const answerOf = (field: string) => ANSWERS[field] ?? field[0].toUpperCase() + field.slice(1);
-
 export const FETCH_SCHEMA = `
 extend type Query {
   "An entity of any type by URN; null when it is not stored."
   entity(urn: String!): Entity
   "Entities by URN, in the order asked, null where one is not stored (at most 10,000)."
   entities(urns: [String!]!): [Entity]
-  ${Object.keys(FETCHES).map((field) => `"Null when not stored; a URN of another type is refused."\n  ${field}(urn: String!): ${answerOf(field)}`).join('\n  ')}
+  ${Object.keys(FETCHES).map((field) => `"Null when not stored; a URN of another type is refused."\n  ${field}(urn: String!): ${objectTypeOf(FETCHES[field])}`).join('\n  ')}
 }
 
 "Whether an entity is soft-deleted."
