@@ -220,6 +220,16 @@ describe('GraphQL entity fetches', () => {
     assert.deepEqual(body.errors.map((e: { message: string; extensions: unknown }) => [e.message, e.extensions]), [['urns: at most 10,000 URNs may be fetched at once, got 10,001', BAD_REQUEST]]);
   });
 
+  it('refuses an operation running more than 10 entities fetches, through fragments too', async () => {
+    const query = `query many($urns: [String!]!) { ...Six ...Six }
+      fragment Six on Query { ${Array.from({ length: 6 }, (_, i) => `e${i}: entities(urns: $urns) { urn }`).join(' ')} }`;
+    const { status, body } = await graphql(t, query, { urns: [TAG] });
+    assert.equal(status, 200);
+    assert.deepEqual(body, { errors: [{ message: 'Operation many runs 12 entities fetches; at most 10 may run in one operation', locations: [{ line: 1, column: 1 }], extensions: { ...BAD_REQUEST, classification: 'ValidationError' } }] });
+    const ten = await graphql(t, `query ten($urns: [String!]!) { ${Array.from({ length: 10 }, (_, i) => `e${i}: entities(urns: $urns) { urn }`).join(' ')} }`, { urns: [TAG] });
+    assert.deepEqual(ten.body.data.e9, [{ urn: TAG }]);
+  });
+
   it('reads every fetch of one operation in one batch, and the entities they name in one more', async () => {
     const fetched = await latestReads(t, () =>
       ok(`query q($a: String!, $b: String!, $urns: [String!]!) {
