@@ -131,7 +131,7 @@ describe('GraphQL entity fetches', () => {
     });
   });
 
-  it('fetches domains, data products, glossary terms and nodes, tags, users and groups', async () => {
+  it('fetches domains, data products, glossary terms and nodes, tags, users, groups and platforms', async () => {
     const data = await ok(`query q($domain: String!, $product: String!, $term: String!, $node: String!, $tag: String!, $user: String!, $group: String!) {
       domain(urn: $domain) { urn type id properties { name description } }
       dataProduct(urn: $product) { urn type properties { name description } }
@@ -140,6 +140,7 @@ describe('GraphQL entity fetches', () => {
       tag(urn: $tag) { urn type name properties { name description colorHex } }
       corpUser(urn: $user) { urn type username properties { displayName email active } }
       corpGroup(urn: $group) { urn type name properties { displayName } }
+      dataPlatform(urn: "urn:li:dataPlatform:hive") { urn type name properties { displayName } }
     }`, { domain: DOMAIN, product: PRODUCT, term: TERM, node: NODE, tag: TAG, user: USER, group: GROUP });
     assert.deepEqual(data, {
       domain: { urn: DOMAIN, type: 'DOMAIN', id: 'sales', properties: { name: 'Sales', description: 'Selling things' } },
@@ -149,6 +150,8 @@ describe('GraphQL entity fetches', () => {
       tag: { urn: TAG, type: 'TAG', name: 'pii', properties: { name: 'PII', description: 'Personal data', colorHex: '#ff0000' } },
       corpUser: { urn: USER, type: 'CORP_USER', username: 'jdoe', properties: { displayName: 'Jane Doe', email: 'jdoe@example.com', active: true } },
       corpGroup: { urn: GROUP, type: 'CORP_GROUP', name: 'analytics', properties: { displayName: 'Analytics' } },
+      // Data platforms are seeded in every catalog, as in DataHub.
+      dataPlatform: { urn: 'urn:li:dataPlatform:hive', type: 'DATA_PLATFORM', name: 'hive', properties: { displayName: 'Hive' } },
     });
   });
 
