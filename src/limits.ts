@@ -50,6 +50,8 @@ export const LIMITS = {
   graphqlResults: 10_000,
   /** Searches one GraphQL operation may run (aliases make many of one field): each may read graphqlResults. */
   graphqlSearches: 10,
+  /** `entities(urns:)` fetches one GraphQL operation may run: each may read graphqlResults entities. */
+  graphqlBatchFetches: 10,
 } as const;
 
 /** How much of a refused value an error message repeats. */

@@ -4,20 +4,10 @@ import { testApp, type TestApp } from '../helpers.js';
 import { write } from '../search/fixtures.js';
 import { defineProperty } from '../structured/fixtures.js';
 import { graphql } from './queries.js';
+import { CONTAINER, DASHBOARD, DOMAIN, FLOW, GROUP, JOB, MODEL, NODE, PRODUCT, TERM, USER } from './urns.js';
 
 /** The entity types' fields in search results: key fields from the URN, the rest from their aspects. */
 
-const FLOW = 'urn:li:dataFlow:(airflow,nightly,prod)';
-const JOB = `urn:li:dataJob:(${FLOW},load_orders)`;
-const DASHBOARD = 'urn:li:dashboard:(looker,sales)';
-const CONTAINER = 'urn:li:container:warehouse';
-const USER = 'urn:li:corpuser:jdoe';
-const GROUP = 'urn:li:corpGroup:analytics';
-const TERM = 'urn:li:glossaryTerm:Finance.Revenue';
-const NODE = 'urn:li:glossaryNode:Finance';
-const DOMAIN = 'urn:li:domain:sales';
-const PRODUCT = 'urn:li:dataProduct:orders';
-const MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:sagemaker,churn,PROD)';
 const UNTYPED = 'urn:li:notebook:(querybook,42)';
 
 const QUERY = `query one($urn: String!) { searchAcrossEntities(input: {query: "*", count: 1, orFilters: [{and: [{field: "urn", values: [$urn]}]}]}) {

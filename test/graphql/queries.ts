@@ -96,3 +96,19 @@ export async function urnsByFilter(t: TestApp, variables: Record<string, unknown
   } while (scrollId);
   return { urns, pages };
 }
+
+/** Runs `run` while counting the store's getLatestMany calls: the aspects each one asked for (undefined: all). */
+export async function latestReads<T>(t: TestApp, run: () => Promise<T>): Promise<{ result: T; reads: Array<readonly string[] | undefined> }> {
+  const store = t.services.store;
+  const read = store.getLatestMany.bind(store);
+  const reads: Array<readonly string[] | undefined> = [];
+  store.getLatestMany = (urns, aspects) => {
+    reads.push(aspects);
+    return read(urns, aspects);
+  };
+  try {
+    return { result: await run(), reads };
+  } finally {
+    store.getLatestMany = read;
+  }
+}

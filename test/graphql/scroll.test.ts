@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Proposal } from '../../src/ingest/proposal.js';
 import { datasetUrn, testApp, type TestApp } from '../helpers.js';
-import { graphql, urnsByFilter, urnsByFilterVariables } from './queries.js';
+import { graphql, latestReads, urnsByFilter, urnsByFilterVariables } from './queries.js';
 
 /** get_urns_by_filter past 10,000 results, and a page's entities read in batches. */
 
@@ -44,28 +44,19 @@ describe('GraphQL scroll over 12,000 datasets', () => {
   });
 
   it('reads a page of 5,000 entities in a few batches, not one read each', async () => {
-    const store = t.services.store;
-    const read = store.getLatestMany.bind(store);
-    let reads = 0;
-    store.getLatestMany = (...args) => {
-      reads++;
-      return read(...args);
-    };
-    try {
-      const { status, body } = await graphql(
+    const { result: { status, body }, reads } = await latestReads(t, () =>
+      graphql(
         t,
         `{ scrollAcrossEntities(input: {query: "*", types: [DATASET], count: 5000}) {
              searchResults { entity { urn ... on Dataset { properties { name } platform { name properties { displayName } } } } } } }`,
-      );
-      assert.equal(status, 200);
-      assert.equal(body.errors, undefined);
-      const results = body.data.scrollAcrossEntities.searchResults;
-      assert.equal(results.length, 5000);
-      assert.deepEqual(results[0].entity.platform, { name: 'hive', properties: { displayName: 'Hive' } });
-      // The platforms are named by the URNs, so they are read in the same batch as the datasets.
-      assert.equal(reads, 1);
-    } finally {
-      store.getLatestMany = read;
-    }
+      ),
+    );
+    assert.equal(status, 200);
+    assert.equal(body.errors, undefined);
+    const results = body.data.scrollAcrossEntities.searchResults;
+    assert.equal(results.length, 5000);
+    assert.deepEqual(results[0].entity.platform, { name: 'hive', properties: { displayName: 'Hive' } });
+    // The platforms are named by the URNs, so they are read in the same batch as the datasets.
+    assert.equal(reads.length, 1);
   });
 });

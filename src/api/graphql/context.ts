@@ -9,6 +9,8 @@ export interface GraphQLContext {
   types: EntityTypes;
   /** This request's batched entity reads. */
   entities: EntityLoader;
+  /** This request's batched reads of datasets' schemas (loaders.ts SCHEMA_ASPECTS). */
+  schemas: EntityLoader;
   principal: Principal | null;
   /** Fires when the client has gone (api/client-gone.ts). */
   signal: AbortSignal;

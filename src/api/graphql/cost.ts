@@ -20,9 +20,13 @@ export const operationCost: ValidationRule = (context) => {
     OperationDefinition(node) {
       const cost = measure(node.selectionSet, context, measured, new Set());
       const name = node.name ? `Operation ${node.name.value}` : 'The operation';
-      const searches = rootSearches(node.selectionSet, context, new Map());
+      const searches = rootCount(SEARCHES, node.selectionSet, context, new Map());
       if (searches > LIMITS.graphqlSearches) {
         context.reportError(new GraphQLError(`${name} runs ${searches} searches; at most ${LIMITS.graphqlSearches} may run in one operation`, { nodes: [node] }));
+      }
+      const fetches = rootCount(BATCH_FETCHES, node.selectionSet, context, new Map());
+      if (fetches > LIMITS.graphqlBatchFetches) {
+        context.reportError(new GraphQLError(`${name} runs ${fetches} entities fetches; at most ${LIMITS.graphqlBatchFetches} may run in one operation`, { nodes: [node] }));
       }
       if (cost.depth > LIMITS.graphqlDepth) {
         context.reportError(new GraphQLError(`${name} nests fields ${cost.depth} deep; the depth limit is ${LIMITS.graphqlDepth}`, { nodes: [node] }));
@@ -56,14 +60,16 @@ function measure(set: SelectionSetNode | undefined, context: ValidationContext, 
 }
 
 /** The root fields that search, each of which may read thousands of results. */
-const SEARCHES = new Set(['searchAcrossEntities', 'scrollAcrossEntities']);
+const SEARCHES: ReadonlySet<string> = new Set(['searchAcrossEntities', 'scrollAcrossEntities']);
+/** The root fields that fetch a list of URNs, each of which may read thousands of entities. */
+const BATCH_FETCHES: ReadonlySet<string> = new Set(['entities']);
 
-/** How many searches an operation's root selection runs, through fragments on Query too (each counted once, then reused). */
-function rootSearches(set: SelectionSetNode | undefined, context: ValidationContext, counted: Map<string, number>, visiting = new Set<string>()): number {
+/** How many of the named fields an operation's root selection runs, through fragments on Query too (each counted once, then reused). */
+function rootCount(names: ReadonlySet<string>, set: SelectionSetNode | undefined, context: ValidationContext, counted: Map<string, number>, visiting = new Set<string>()): number {
   let count = 0;
   for (const selection of set?.selections ?? []) {
-    if (selection.kind === Kind.FIELD) count += SEARCHES.has(selection.name.value) ? 1 : 0;
-    else if (selection.kind === Kind.INLINE_FRAGMENT) count += rootSearches(selection.selectionSet, context, counted, visiting);
+    if (selection.kind === Kind.FIELD) count += names.has(selection.name.value) ? 1 : 0;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += rootCount(names, selection.selectionSet, context, counted, visiting);
     else {
       const name = selection.name.value;
       let inFragment = counted.get(name);
@@ -71,7 +77,7 @@ function rootSearches(set: SelectionSetNode | undefined, context: ValidationCont
         // A cycle is another rule's error; here it counts nothing.
         if (visiting.has(name)) continue;
         visiting.add(name);
-        inFragment = rootSearches(context.getFragment(name)?.selectionSet, context, counted, visiting);
+        inFragment = rootCount(names, context.getFragment(name)?.selectionSet, context, counted, visiting);
         visiting.delete(name);
         counted.set(name, inFragment);
       }

@@ -45,6 +45,11 @@ const OBJECT_TYPES = new Map(Object.entries({
 
 export const OTHER_ENTITY = 'OtherEntity';
 
+/** The GraphQL object type of a registry entity type name (any case), OtherEntity when the schema has none. */
+export function objectTypeOf(entityName: string): string {
+  return OBJECT_TYPES.get(entityName.toLowerCase()) ?? OTHER_ENTITY;
+}
+
 function enumName(entityName: string): string {
   if (Object.hasOwn(ENUM_EXCEPTIONS, entityName)) return ENUM_EXCEPTIONS[entityName];
   // DataHub writes "DataHub" as one word: dataHubView is DATAHUB_VIEW.
@@ -88,6 +93,6 @@ export class EntityTypes {
   /** The GraphQL object type answering for a URN. */
   objectTypeOfUrn(urn: string): string {
     // URNs name their type in any case (the registry's lookup ignores it).
-    return OBJECT_TYPES.get(entityTypeOf(urn).toLowerCase()) ?? OTHER_ENTITY;
+    return objectTypeOf(entityTypeOf(urn));
   }
 }

@@ -33,7 +33,32 @@ export const ASPECTS_READ: ReadonlySet<string> = new Set([
   'domains',
   'container',
   'subTypes',
+  'status',
+  'deprecation',
+  'browsePathsV2',
+  // resolvers/structured.ts
+  'structuredProperties',
+  'structuredPropertySettings',
+  'dataTypeInfo',
+  // editableProperties (resolvers/entities.ts)
+  'editableDatasetProperties',
+  'editableChartProperties',
+  'editableDashboardProperties',
+  'editableDataFlowProperties',
+  'editableDataJobProperties',
+  'editableContainerProperties',
+  'editableMlModelProperties',
+  'editableMlModelGroupProperties',
+  'editableMlFeatureTableProperties',
+  'editableMlFeatureProperties',
+  'editableMlPrimaryKeyProperties',
 ]);
+
+/**
+ * The aspects of a dataset's schema (resolvers/dataset-schema.ts): read by a loader of their own,
+ * only when a query asks for them, as they can weigh megabytes.
+ */
+export const SCHEMA_ASPECTS: ReadonlySet<string> = new Set(['schemaMetadata', 'editableSchemaMetadata']);
 
 /**
  * One request's entity reads, batched: every URN asked for while resolvers run in one turn of the
@@ -46,9 +71,12 @@ export class EntityLoader {
   /** How many batches were read (tests count them). */
   batches = 0;
 
-  constructor(private readonly reader: Reader) {}
+  constructor(
+    private readonly reader: Reader,
+    private readonly aspects: ReadonlySet<string> = ASPECTS_READ,
+  ) {}
 
-  /** The entity with the aspects of ASPECTS_READ; undefined when it is not stored. */
+  /** The entity with the loader's aspects (ASPECTS_READ unless told); undefined when it is not stored. */
   load(urn: string): Promise<EntityView | undefined> {
     let found = this.loaded.get(urn);
     if (!found) {
@@ -79,7 +107,7 @@ export class EntityLoader {
       const readable = batch.filter((p) => this.readable(p.urn));
       const views = await this.reader.getEntities(
         readable.map((p) => p.urn),
-        ASPECTS_READ,
+        this.aspects,
       );
       for (const p of batch) p.settle(views.get(p.urn));
     } catch (error) {

@@ -10,8 +10,9 @@ import type { GraphQLContext } from './context.js';
 import { operationCost } from './cost.js';
 import { EntityTypes } from './entity-types.js';
 import { executionError, requestError, type GraphQLAnswerError } from './errors.js';
-import { EntityLoader } from './loaders.js';
+import { EntityLoader, SCHEMA_ASPECTS } from './loaders.js';
 import { entityResolvers } from './resolvers/entities.js';
+import { fetchResolvers } from './resolvers/fetch.js';
 import { searchResolvers } from './resolvers/search.js';
 import { schemaText } from './schema.js';
 import { lenientBooleans } from './variables.js';
@@ -36,7 +37,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: searchResolvers, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,
@@ -54,7 +55,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const execute = async (request: GraphQLRequest, req: FastifyRequest, reply: FastifyReply): Promise<Answer> => {
     const refused = jsonDocumentError(request.query);
     if (refused) return { errors: [requestError(refused, 'InvalidSyntax')] };
-    const context: GraphQLContext = { services, types, entities: new EntityLoader(services.reader), principal: req.principal, signal: clientGone(reply) };
+    const context: GraphQLContext = { services, types, entities: new EntityLoader(services.reader), schemas: new EntityLoader(services.reader, SCHEMA_ASPECTS), principal: req.principal, signal: clientGone(reply) };
     const variables = lenientBooleans(app.graphql.schema, request.query, request.operationName, request.variables);
     let result: ExecutionResult;
     try {

@@ -10,9 +10,25 @@ const GOVERNED = `
   ownership: Ownership
   domain: DomainAssociation
   container: Container
-  subTypes: SubTypes`;
+  subTypes: SubTypes
+  status: Status
+  deprecation: Deprecation
+  structuredProperties: StructuredProperties
+  browsePathV2: BrowsePathV2`;
+
+/** An editableProperties field and its type: what the UI edits beside what ingestion writes. */
+const editable = (type: string) => `
+  editableProperties: ${type}EditableProperties`;
 
 export const ENTITY_SCHEMA = `
+type DatasetEditableProperties {
+  name: String
+  description: String
+}
+
+${['Chart', 'Dashboard', 'DataFlow', 'DataJob', 'Container', 'MLModel', 'MLModelGroup', 'MLFeatureTable', 'MLFeature', 'MLPrimaryKey']
+  .map((type) => `type ${type}EditableProperties {\n  description: String\n}\n`)
+  .join('\n')}
 "Anything with a URN."
 interface Entity {
   urn: String!
@@ -53,7 +69,10 @@ type Dataset implements Entity {
   "The environment (PROD, DEV, …) of the URN."
   origin: String!
   platform: DataPlatform
-  properties: DatasetProperties${GOVERNED}
+  properties: DatasetProperties${editable('Dataset')}${GOVERNED}
+  "The schema: the latest without a version (or with 0), else the N-th written (null when there is none)."
+  schemaMetadata(version: Long): SchemaMetadata
+  editableSchemaMetadata: EditableSchemaMetadata
 }
 
 type ChartProperties {
@@ -69,7 +88,7 @@ type Chart implements Entity {
   tool: String!
   chartId: String!
   platform: DataPlatform
-  properties: ChartProperties${GOVERNED}
+  properties: ChartProperties${editable('Chart')}${GOVERNED}
 }
 
 type DashboardProperties {
@@ -85,7 +104,7 @@ type Dashboard implements Entity {
   tool: String!
   dashboardId: String!
   platform: DataPlatform
-  properties: DashboardProperties${GOVERNED}
+  properties: DashboardProperties${editable('Dashboard')}${GOVERNED}
 }
 
 type DataFlowProperties {
@@ -103,7 +122,7 @@ type DataFlow implements Entity {
   flowId: String!
   cluster: String!
   platform: DataPlatform
-  properties: DataFlowProperties${GOVERNED}
+  properties: DataFlowProperties${editable('DataFlow')}${GOVERNED}
 }
 
 type DataJobProperties {
@@ -118,7 +137,7 @@ type DataJob implements Entity {
   type: EntityType!
   jobId: String!
   dataFlow: DataFlow
-  properties: DataJobProperties${GOVERNED}
+  properties: DataJobProperties${editable('DataJob')}${GOVERNED}
 }
 
 type ContainerProperties {
@@ -134,7 +153,7 @@ type Container implements Entity {
   type: EntityType!
   "Null when the container has no dataPlatformInstance aspect."
   platform: DataPlatform
-  properties: ContainerProperties${GOVERNED}
+  properties: ContainerProperties${editable('Container')}${GOVERNED}
 }
 
 type TagProperties {
@@ -193,6 +212,7 @@ type GlossaryTerm implements Entity {
   name: String!
   hierarchicalName: String!
   properties: GlossaryTermProperties
+  structuredProperties: StructuredProperties
 }
 
 type GlossaryNodeProperties {
@@ -204,6 +224,7 @@ type GlossaryNode implements Entity {
   urn: String!
   type: EntityType!
   properties: GlossaryNodeProperties
+  structuredProperties: StructuredProperties
 }
 
 type DomainProperties {
@@ -216,6 +237,7 @@ type Domain implements Entity {
   type: EntityType!
   id: String!
   properties: DomainProperties
+  structuredProperties: StructuredProperties
 }
 
 type DataProductProperties {
@@ -229,32 +251,7 @@ type DataProduct implements Entity {
   urn: String!
   type: EntityType!
   properties: DataProductProperties
-}
-
-type EntityTypeEntity implements Entity {
-  urn: String!
-  type: EntityType!
-}
-
-type DataTypeEntity implements Entity {
-  urn: String!
-  type: EntityType!
-}
-
-type StructuredPropertyDefinition {
-  qualifiedName: String!
-  displayName: String
-  description: String
-  cardinality: String
-  immutable: Boolean!
-  valueType: DataTypeEntity!
-  entityTypes: [EntityTypeEntity!]!
-}
-
-type StructuredPropertyEntity implements Entity {
-  urn: String!
-  type: EntityType!
-  definition: StructuredPropertyDefinition
+  structuredProperties: StructuredProperties
 }
 
 type TagAssociation {
@@ -294,6 +291,16 @@ type DomainAssociation {
   associatedUrn: String!
 }
 
+type BrowsePathEntry {
+  name: String!
+  "The entity the entry stands for (a container, …), when the path names one."
+  entity: Entity
+}
+
+type BrowsePathV2 {
+  path: [BrowsePathEntry!]!
+}
+
 type SubTypes {
   typeNames: [String!]
 }
@@ -308,7 +315,7 @@ type MLModel implements Entity {
   type: EntityType!
   name: String!
   platform: DataPlatform
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLModel')}${GOVERNED}
 }
 
 type MLModelGroup implements Entity {
@@ -316,7 +323,7 @@ type MLModelGroup implements Entity {
   type: EntityType!
   name: String!
   platform: DataPlatform
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLModelGroup')}${GOVERNED}
 }
 
 type MLFeatureTable implements Entity {
@@ -324,7 +331,7 @@ type MLFeatureTable implements Entity {
   type: EntityType!
   name: String!
   platform: DataPlatform
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLFeatureTable')}${GOVERNED}
 }
 
 type MLFeature implements Entity {
@@ -332,7 +339,7 @@ type MLFeature implements Entity {
   type: EntityType!
   name: String!
   featureNamespace: String!
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLFeature')}${GOVERNED}
 }
 
 type MLPrimaryKey implements Entity {
@@ -340,7 +347,7 @@ type MLPrimaryKey implements Entity {
   type: EntityType!
   name: String!
   featureNamespace: String!
-  properties: MLProperties${GOVERNED}
+  properties: MLProperties${editable('MLPrimaryKey')}${GOVERNED}
 }
 
 type DocumentInfo {

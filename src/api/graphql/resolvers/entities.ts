@@ -1,7 +1,9 @@
 import { parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
 import { aspectOf } from '../loaders.js';
+import { datasetSchemaResolvers } from './dataset-schema.js';
 import { governanceResolvers, ownerTypeResolvers } from './governance.js';
+import { structuredResolvers, structuredValues } from './structured.js';
 
 /**
  * The entity types' fields. Key fields come from the URN (no read); the others from the entity's
@@ -42,12 +44,15 @@ function properties(aspectName: string, shape: (value: Record_, urn: string) => 
   };
 }
 
+/** An `editableProperties` resolver: the description (and a dataset's name) edited in DataHub's UI. */
+const editable = (aspectName: string) => properties(aspectName, (v) => ({ description: text(v.description), name: text(v.name) }));
+
 const base = {
   type: (o: EntityRef, _: unknown, ctx: GraphQLContext) => ctx.types.enumOfUrn(o.urn),
 };
 
 /** Charts and dashboards: a BI tool and an id in the URN, a title in their info aspect. */
-function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
+function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string, editableAspect: string) {
   return {
     ...base,
     ...governanceResolvers,
@@ -55,6 +60,7 @@ function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
     [idField]: (o: EntityRef) => part(o.urn, 1),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties(infoAspect, (v, urn) => common(v, text(v.title) ?? part(urn, 1))),
+    editableProperties: editable(editableAspect),
   };
 }
 
@@ -62,13 +68,14 @@ function toolEntity(idField: 'chartId' | 'dashboardId', infoAspect: string) {
  * ML entities: a name second in the URN, after the platform (models, groups, feature tables) or
  * the feature namespace (features, primary keys).
  */
-function mlEntity(propertiesAspect: string, onPlatform: boolean) {
+function mlEntity(propertiesAspect: string, editableAspect: string, onPlatform: boolean) {
   return {
     ...base,
     ...governanceResolvers,
     name: (o: EntityRef) => part(o.urn, 1),
     ...(onPlatform ? { platform: (o: EntityRef) => platformRef(part(o.urn, 0)) } : { featureNamespace: (o: EntityRef) => part(o.urn, 0) }),
     properties: properties(propertiesAspect, (v) => ({ description: text(v.description) })),
+    editableProperties: editable(editableAspect),
   };
 }
 
@@ -88,9 +95,11 @@ export const entityResolvers = {
     origin: (o: EntityRef) => part(o.urn, 2),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties('datasetProperties', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 1)), qualifiedName: text(v.qualifiedName) })),
+    editableProperties: editable('editableDatasetProperties'),
+    ...datasetSchemaResolvers,
   },
-  Chart: toolEntity('chartId', 'chartInfo'),
-  Dashboard: toolEntity('dashboardId', 'dashboardInfo'),
+  Chart: toolEntity('chartId', 'chartInfo', 'editableChartProperties'),
+  Dashboard: toolEntity('dashboardId', 'dashboardInfo', 'editableDashboardProperties'),
   DataFlow: {
     ...base,
     ...governanceResolvers,
@@ -99,6 +108,7 @@ export const entityResolvers = {
     cluster: (o: EntityRef) => part(o.urn, 2),
     platform: (o: EntityRef) => platformRef(part(o.urn, 0)),
     properties: properties('dataFlowInfo', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 1)), project: text(v.project) })),
+    editableProperties: editable('editableDataFlowProperties'),
   },
   DataJob: {
     ...base,
@@ -106,6 +116,7 @@ export const entityResolvers = {
     jobId: (o: EntityRef) => part(o.urn, 1),
     dataFlow: (o: EntityRef) => ({ urn: part(o.urn, 0) }),
     properties: properties('dataJobInfo', (v, urn) => common(v, text(v.name) ?? part(urn, 1))),
+    editableProperties: editable('editableDataJobProperties'),
   },
   Container: {
     ...base,
@@ -115,6 +126,7 @@ export const entityResolvers = {
       return platform ? platformRef(platform) : null;
     },
     properties: properties('containerProperties', (v, urn) => ({ ...common(v, text(v.name) ?? part(urn, 0)), qualifiedName: text(v.qualifiedName) })),
+    editableProperties: editable('editableContainerProperties'),
   },
   Tag: {
     ...base,
@@ -144,44 +156,31 @@ export const entityResolvers = {
     name: (o: EntityRef) => part(o.urn, 0),
     hierarchicalName: (o: EntityRef) => part(o.urn, 0),
     properties: properties('glossaryTermInfo', (v, urn) => ({ name: text(v.name) ?? part(urn, 0), description: text(v.definition), definition: text(v.definition) ?? '', termSource: text(v.termSource) })),
+    structuredProperties: structuredValues,
   },
   GlossaryNode: {
     ...base,
     properties: properties('glossaryNodeInfo', (v, urn) => ({ name: text(v.name) ?? part(urn, 0), description: text(v.definition) })),
+    structuredProperties: structuredValues,
   },
   Domain: {
     ...base,
     id: (o: EntityRef) => part(o.urn, 0),
     properties: properties('domainProperties', (v, urn) => ({ name: text(v.name) ?? part(urn, 0), description: text(v.description) })),
+    structuredProperties: structuredValues,
   },
   DataProduct: {
     ...base,
     properties: properties('dataProductProperties', (v, urn) => common(v, text(v.name) ?? part(urn, 0))),
+    structuredProperties: structuredValues,
   },
-  StructuredPropertyEntity: {
-    ...base,
-    definition: async (o: EntityRef, _: unknown, ctx: GraphQLContext) => {
-      const v = await aspect(ctx, o.urn, 'propertyDefinition');
-      if (!v) return null;
-      return {
-        qualifiedName: text(v.qualifiedName) ?? part(o.urn, 0),
-        displayName: text(v.displayName),
-        description: text(v.description),
-        cardinality: text(v.cardinality),
-        immutable: v.immutable === true,
-        valueType: { urn: text(v.valueType) ?? '' },
-        entityTypes: (Array.isArray(v.entityTypes) ? v.entityTypes : []).filter((t): t is string => typeof t === 'string').map((urn) => ({ urn })),
-      };
-    },
-  },
-  MLModel: mlEntity('mlModelProperties', true),
-  MLModelGroup: mlEntity('mlModelGroupProperties', true),
-  MLFeatureTable: mlEntity('mlFeatureTableProperties', true),
-  MLFeature: mlEntity('mlFeatureProperties', false),
-  MLPrimaryKey: mlEntity('mlPrimaryKeyProperties', false),
+  MLModel: mlEntity('mlModelProperties', 'editableMlModelProperties', true),
+  MLModelGroup: mlEntity('mlModelGroupProperties', 'editableMlModelGroupProperties', true),
+  MLFeatureTable: mlEntity('mlFeatureTableProperties', 'editableMlFeatureTableProperties', true),
+  MLFeature: mlEntity('mlFeatureProperties', 'editableMlFeatureProperties', false),
+  MLPrimaryKey: mlEntity('mlPrimaryKeyProperties', 'editableMlPrimaryKeyProperties', false),
   Document: { ...base, ...governanceResolvers },
   ...ownerTypeResolvers,
-  EntityTypeEntity: base,
-  DataTypeEntity: base,
+  ...structuredResolvers,
   OtherEntity: base,
 };
