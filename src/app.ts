@@ -114,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // Long polls end at shutdown instead of holding it up.
   app.addHook('preClose', async () => changeLog.close());
   tests.onRun((run) => metrics.testRun(run.kind, run.outcome, run.seconds, run.entities));
-  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline, relationships };
+  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline, relationships, lineage };
   app.addHook('onClose', async () => {
     retention.stop();
     pointRetention.stop();

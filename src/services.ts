@@ -1,4 +1,5 @@
 import type { TokenService } from './auth/tokens.js';
+import type { Lineage } from './graph/lineage.js';
 import type { Relationships } from './graph/relationships.js';
 import type { Ingest } from './ingest/ingest.js';
 import type { TestScheduler } from './metatests/scheduler.js';
@@ -21,4 +22,5 @@ export interface Services {
   search: SearchService;
   timeline: Timeline;
   relationships: Relationships;
+  lineage: Lineage;
 }

@@ -9,7 +9,7 @@ import { pathEntityType, typedUrn } from './urns.js';
 
 /** Hops at most: DataHub's walks stop there too. */
 export const MAX_HOPS = 1000;
-const DEFAULT_BUDGET_MS = 10_000;
+export const DEFAULT_BUDGET_MS = 10_000;
 const MAX_BUDGET_MS = 60_000;
 
 interface LineageQuery {

@@ -62,6 +62,9 @@ export interface LineagePage {
   /** How many pass every filter. */
   total: number;
   hits: LineagePathHit[];
+  /** Entities that pass every filter, by entity type and by platform URN (those with one). */
+  entityTypes: Record<string, number>;
+  platforms: Record<string, number>;
   partial: boolean;
   hops: number;
 }
@@ -107,15 +110,21 @@ export class Lineage {
     const buckets = new Set(filters.degrees);
     const degrees: Record<DegreeBucket, number> = { '1': 0, '2': 0, '3+': 0 };
     const passing: LineageHit[] = [];
+    const entityTypes: Record<string, number> = {};
+    const platformCounts: Record<string, number> = {};
     for (const hit of walk.hits) {
       if (types.size > 0 && !types.has(hit.entityType)) continue;
-      if (platforms.size > 0 && !platforms.has(platformOf(this.registry, hit.urn) ?? '')) continue;
+      const platform = platformOf(this.registry, hit.urn);
+      if (platforms.size > 0 && !platforms.has(platform ?? '')) continue;
       const bucket = degreeBucket(hit.degree);
       degrees[bucket]++;
-      if (buckets.size === 0 || buckets.has(bucket)) passing.push(hit);
+      if (buckets.size > 0 && !buckets.has(bucket)) continue;
+      passing.push(hit);
+      entityTypes[hit.entityType] = (entityTypes[hit.entityType] ?? 0) + 1;
+      if (platform !== undefined) platformCounts[platform] = (platformCounts[platform] ?? 0) + 1;
     }
     const hits = sortedSlice(passing, start, count).map((hit) => ({ ...hit, path: walk.path(hit.urn) }));
-    return { degrees, total: passing.length, hits, partial: walk.partial, hops: walk.hops };
+    return { degrees, total: passing.length, hits, entityTypes, platforms: platformCounts, partial: walk.partial, hops: walk.hops };
   }
 
   async walk(request: LineageRequest, now: () => number = Date.now): Promise<LineageWalk> {

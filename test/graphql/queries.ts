@@ -112,3 +112,20 @@ export async function latestReads<T>(t: TestApp, run: () => Promise<T>): Promise
     store.getLatestMany = read;
   }
 }
+
+/** The SDK's lineage client (sdk/lineage_client.py, get_lineage): a scroll of degree, entity fields and paths, followed until nextScrollId is null. */
+export const SDK_LINEAGE = `
+query scrollAcrossLineage($input: ScrollAcrossLineageInput!) {
+  scrollAcrossLineage(input: $input) {
+    nextScrollId
+    searchResults {
+      degree
+      entity {
+        urn type
+        ... on Dataset { name platform { name } properties { description } }
+        ... on DataJob { jobId dataPlatformInstance { platform { name } } properties { name description } }
+      }
+      paths { path { urn type } }
+    }
+  }
+}`;

@@ -59,8 +59,8 @@ function measure(set: SelectionSetNode | undefined, context: ValidationContext, 
   return cost;
 }
 
-/** The root fields that search, each of which may read thousands of results. */
-const SEARCHES: ReadonlySet<string> = new Set(['searchAcrossEntities', 'scrollAcrossEntities']);
+/** The root fields that search, each of which may read thousands of results (a lineage search walks the graph, then reads a page). */
+const SEARCHES: ReadonlySet<string> = new Set(['searchAcrossEntities', 'scrollAcrossEntities', 'searchAcrossLineage', 'scrollAcrossLineage']);
 /** The root fields that fetch a list of URNs, each of which may read thousands of entities. */
 const BATCH_FETCHES: ReadonlySet<string> = new Set(['entities']);
 

@@ -72,13 +72,15 @@ function entityTypeCriterion(values: string[], condition: string, negated: boole
   if (condition === 'EXISTS') return { field: 'urn', condition, values: [], negated };
   if (condition !== 'EQUAL' && condition !== 'IN') throw new ValidationError(`${where}.condition: _entityType takes EQUAL or IN, got ${condition}`);
   if (values.length === 0) throw new ValidationError(`${where}.values: ${condition} needs a value`);
-  const prefixes = values.map((value) => {
-    // The enum's names (DATASET) as DataHub's clients send them, or the registry's (dataset).
-    const spec = registry.entityType(types.enumValues().includes(value) ? types.entityName(value) : value);
-    if (!spec) throw new ValidationError(`${where}.values: unknown entity type ${value}`);
-    return `urn:li:${spec.name}:`;
-  });
+  const prefixes = values.map((value) => `urn:li:${entityTypeName(value, where, types, registry)}:`);
   return { field: 'urn', condition: 'STARTS_WITH', values: prefixes, negated };
+}
+
+/** The registry name of an `_entityType` value: the enum's names (DATASET) as DataHub's clients send them, or the registry's (dataset). */
+export function entityTypeName(value: string, where: string, types: EntityTypes, registry: Registry): string {
+  const spec = registry.entityType(types.enumValues().includes(value) ? types.entityName(value) : value);
+  if (!spec) throw new ValidationError(`${where}.values: unknown entity type ${value}`);
+  return spec.name;
 }
 
 /**

@@ -11,8 +11,10 @@ import { operationCost } from './cost.js';
 import { EntityTypes } from './entity-types.js';
 import { executionError, requestError, type GraphQLAnswerError } from './errors.js';
 import { EntityLoader, SCHEMA_ASPECTS } from './loaders.js';
+import { dataJobPlatformResolvers } from './resolvers/data-job-platform.js';
 import { entityResolvers } from './resolvers/entities.js';
 import { fetchResolvers } from './resolvers/fetch.js';
+import { lineageResolvers } from './resolvers/lineage.js';
 import { searchResolvers } from './resolvers/search.js';
 import { schemaText } from './schema.js';
 import { lenientBooleans } from './variables.js';
@@ -37,7 +39,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: { ...searchResolvers, ...fetchResolvers }, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,
@@ -51,6 +53,8 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
     // Errors are shaped once, below, where the request is known.
     errorFormatter: (execution) => ({ statusCode: 200, response: execution as never }),
   });
+  // Fields added to a type entityResolvers has (DataJob): defined field by field, beside its own.
+  app.graphql.defineResolvers(dataJobPlatformResolvers as never);
 
   const execute = async (request: GraphQLRequest, req: FastifyRequest, reply: FastifyReply): Promise<Answer> => {
     const refused = jsonDocumentError(request.query);

@@ -2,6 +2,7 @@ import type { EntityTypes } from './entity-types.js';
 import { DATASET_SCHEMA_SCHEMA } from './schema-dataset-schema.js';
 import { ENTITY_SCHEMA } from './schema-entities.js';
 import { FETCH_SCHEMA } from './schema-fetch.js';
+import { DATA_JOB_PLATFORM_SCHEMA, LINEAGE_SCHEMA } from './schema-lineage.js';
 import { STRUCTURED_SCHEMA } from './schema-structured.js';
 import { searchSchema } from './schema-search.js';
 
@@ -11,5 +12,5 @@ import { searchSchema } from './schema-search.js';
  * validation with graphql-js's message naming the field or type.
  */
 export function schemaText(types: EntityTypes): string {
-  return searchSchema(types) + ENTITY_SCHEMA + DATASET_SCHEMA_SCHEMA + STRUCTURED_SCHEMA + FETCH_SCHEMA;
+  return searchSchema(types) + ENTITY_SCHEMA + DATASET_SCHEMA_SCHEMA + STRUCTURED_SCHEMA + FETCH_SCHEMA + LINEAGE_SCHEMA + DATA_JOB_PLATFORM_SCHEMA;
 }
