@@ -22,6 +22,8 @@ const beyond = datasetUrn('gl.beyond');
 const ping = datasetUrn('gl.ping');
 const pong = datasetUrn('gl.pong');
 const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,gl_export,prod),copy)';
+const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+const columns = (from: string, to: string) => ({ fineGrainedLineages: [{ upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [from], downstreams: [to] }] });
 
 const SEARCH = `query lineage($input: SearchAcrossLineageInput!) {
   searchAcrossLineage(input: $input) {
@@ -68,8 +70,8 @@ describe('GraphQL lineage searches', () => {
     assert.equal(made.status, 201);
     viewer = made.body.token;
     await write(clean, 'upstreamLineage', upstreams(raw));
-    await write(mart, 'upstreamLineage', upstreams(clean));
-    await write(report, 'upstreamLineage', upstreams(mart));
+    await write(mart, 'upstreamLineage', { ...upstreams(clean), ...columns(field(clean, 'id'), field(mart, 'id')) });
+    await write(report, 'upstreamLineage', { ...upstreams(mart), ...columns(field(mart, 'id'), field(report, 'order_id')) });
     await write(job, 'dataJobInputOutput', { inputDatasets: [mart], outputDatasets: [exported] }, 'dataJob');
     await write(job, 'dataJobInfo', { name: 'copy', description: 'Copies the mart out', type: { string: 'COMMAND' }, customProperties: {} }, 'dataJob');
     await write(gone, 'upstreamLineage', upstreams(raw));
@@ -191,6 +193,21 @@ describe('GraphQL lineage searches', () => {
       { urn: job, type: 'DATA_JOB', jobId: 'copy', dataPlatformInstance: { platform: { name: 'airflow' } }, properties: { name: 'copy', description: 'Copies the mart out' } },
       { urn: report, type: 'DATASET', name: 'gl.report', platform: { name: 'snowflake' }, properties: null },
     ]);
+  });
+
+  it("answers the SDK lineage client's column lineage: a schema field's, schema fields grouped as schema fields", async () => {
+    const searchFlags = { groupingSpec: { groupingCriteria: { baseEntityType: 'SCHEMA_FIELD', groupingEntityType: 'SCHEMA_FIELD' } } };
+    const data = await run(SDK_LINEAGE, { urn: field(report, 'order_id'), direction: 'UPSTREAM', count: 500, types: null, orFilters: [{ and: [{ field: 'degree', condition: 'EQUAL', values: ['1', '2', '3+'] }] }], searchFlags });
+    const f = (urn: string) => ({ urn, type: 'SCHEMA_FIELD' });
+    assert.deepEqual(data.scrollAcrossLineage, {
+      nextScrollId: null,
+      searchResults: [
+        { degree: 1, entity: f(field(mart, 'id')), paths: [{ path: [f(field(report, 'order_id')), f(field(mart, 'id'))] }] },
+        { degree: 2, entity: f(field(clean, 'id')), paths: [{ path: [f(field(report, 'order_id')), f(field(mart, 'id')), f(field(clean, 'id'))] }] },
+      ],
+    });
+    const grouped = await graphql(t, SDK_LINEAGE, { input: { urn: field(report, 'order_id'), direction: 'UPSTREAM', searchFlags: { groupingSpec: { groupingCriteria: [{ baseEntityType: 'SCHEMA_FIELD', groupingEntityType: 'DATASET' }] } } } }, admin);
+    assert.equal(grouped.body.errors[0].message, 'searchFlags.groupingSpec: grouping SCHEMA_FIELD as DATASET is not served; lineage results are never grouped');
   });
 
   it('answers a URN with no lineage (or none stored) with no results', async () => {

@@ -149,6 +149,11 @@ describe('GraphQL search', () => {
     assert.deepEqual(await refusal({ viewUrn: 'urn:li:dataHubView:mine' }), badRequest("viewUrn: views are not served by urnbase; send the view's filters in orFilters instead"));
   });
 
+  it('refuses a grouping of results (searchFlags.groupingSpec, served only to lineage as the SDK sends it)', async () => {
+    const groupingSpec = { groupingCriteria: [{ baseEntityType: 'SCHEMA_FIELD', groupingEntityType: 'DATASET' }] };
+    assert.deepEqual(await refusal({ searchFlags: { groupingSpec } }), badRequest('searchFlags.groupingSpec: grouping search results is not served'));
+  });
+
   it('searches the entity types asked for', async () => {
     assert.deepEqual(await found({ types: ['CHART'] }), [CHART]);
     assert.deepEqual(await found({ types: ['CHART', 'DATASET'], query: 'orders' }), [CHART, A]);

@@ -67,6 +67,20 @@ input LineageFlags {
   ignoreAsHops: [EntityTypeToPlatforms!]
 }
 
+extend input SearchFlags {
+  "Lineage only, and only as the SDK sends it for column lineage (schema fields as schema fields); anything else is refused."
+  groupingSpec: GroupingSpec
+}
+
+input GroupingSpec {
+  groupingCriteria: [GroupingCriterion!]
+}
+
+input GroupingCriterion {
+  baseEntityType: EntityType
+  groupingEntityType: EntityType!
+}
+
 input EntityTypeToPlatforms {
   entityType: EntityType!
   platforms: [String!]

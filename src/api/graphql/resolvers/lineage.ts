@@ -17,10 +17,14 @@ interface LineageInput {
   orFilters?: readonly AndFilterInput[] | null;
   startTimeMillis?: number | null;
   endTimeMillis?: number | null;
-  searchFlags?: { maxAggValues?: number | null; skipAggregates?: boolean | null; includeSoftDeleted?: boolean | null } | null;
+  searchFlags?: { maxAggValues?: number | null; skipAggregates?: boolean | null; includeSoftDeleted?: boolean | null; groupingSpec?: GroupingSpec | null } | null;
   lineageFlags?: { entitiesExploredPerHopLimit?: number | null; startTimeMillis?: number | null; endTimeMillis?: number | null; ignoreAsHops?: readonly unknown[] | null } | null;
   viewUrn?: string | null;
   sortInput?: unknown;
+}
+
+interface GroupingSpec {
+  groupingCriteria?: ReadonlyArray<{ baseEntityType?: string | null; groupingEntityType: string }> | null;
 }
 
 /** A cursor: the offset of the next page, under a prefix that marks it as ours. */
@@ -87,6 +91,9 @@ function refuseUnserved(input: LineageInput): void {
   if ((flags.ignoreAsHops?.length ?? 0) > 0) throw new ValidationError('lineageFlags.ignoreAsHops: not served; every entity counts as a hop');
   const limit = flags.entitiesExploredPerHopLimit;
   if (limit !== undefined && limit !== null && limit < 1) throw new ValidationError(`lineageFlags.entitiesExploredPerHopLimit must be at least 1, got ${limit}`);
+  // The SDK's column lineage asks schema fields to be grouped as schema fields: no grouping at all.
+  const grouped = (input.searchFlags?.groupingSpec?.groupingCriteria ?? []).find((c) => c.groupingEntityType !== 'SCHEMA_FIELD' || (c.baseEntityType ?? 'SCHEMA_FIELD') !== 'SCHEMA_FIELD');
+  if (grouped) throw new ValidationError(`searchFlags.groupingSpec: grouping ${grouped.baseEntityType ?? 'every type'} as ${grouped.groupingEntityType} is not served; lineage results are never grouped`);
   if (input.viewUrn !== undefined && input.viewUrn !== null) throw new ValidationError("viewUrn: views are not served by urnbase; send the view's filters in orFilters instead");
   if (input.sortInput !== undefined && input.sortInput !== null) throw new ValidationError('sortInput: lineage results are ordered by degree, then URN; sorting is not served');
 }

@@ -11,7 +11,7 @@ interface SearchInput {
   orFilters?: readonly AndFilterInput[] | null;
   filters?: readonly FacetFilterInput[] | null;
   viewUrn?: string | null;
-  searchFlags?: { maxAggValues?: number | null; skipAggregates?: boolean | null; includeSoftDeleted?: boolean | null } | null;
+  searchFlags?: { maxAggValues?: number | null; skipAggregates?: boolean | null; includeSoftDeleted?: boolean | null; groupingSpec?: unknown } | null;
   sortInput?: { sortCriteria?: ReadonlyArray<{ field: string; sortOrder: 'ASCENDING' | 'DESCENDING' }> | null; sortCriterion?: { field: string; sortOrder: 'ASCENDING' | 'DESCENDING' } | null } | null;
   count?: number | null;
 }
@@ -81,6 +81,7 @@ async function search(ctx: GraphQLContext, input: SearchInput, info: GraphQLReso
     throw new ValidationError('viewUrn: views are not served by urnbase; send the view\'s filters in orFilters instead');
   }
   const flags = input.searchFlags ?? {};
+  if (flags.groupingSpec !== undefined && flags.groupingSpec !== null) throw new ValidationError('searchFlags.groupingSpec: grouping search results is not served');
   const sort = input.sortInput?.sortCriteria?.[0] ?? input.sortInput?.sortCriterion ?? undefined;
   const wantsFacets = !flags.skipAggregates && selects(info.fieldNodes[0].selectionSet, 'facets', info);
   const request: SearchRequest = {
