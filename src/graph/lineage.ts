@@ -62,7 +62,7 @@ export interface LineagePage {
   /** How many pass every filter. */
   total: number;
   hits: LineagePathHit[];
-  /** Entities that pass every filter, by entity type and by platform URN (those with one). */
+  /** Entities that pass every filter, by entity type and by platform URN (those with one); empty unless asked for. */
   entityTypes: Record<string, number>;
   platforms: Record<string, number>;
   partial: boolean;
@@ -102,8 +102,11 @@ export class Lineage {
     private readonly kinds: readonly LineageKind[],
   ) {}
 
-  /** A walk's entities that pass the filters, a page of them (by degree, then URN). */
-  async page(request: LineageRequest, filters: LineageFilters, start: number, count: number): Promise<LineagePage> {
+  /**
+   * A walk's entities that pass the filters, a page of them (by degree, then URN). `facets`: also count the passing entities by type and platform (a platform is read from each
+   * URN's key, 8–11 µs each on a busy machine: most of a second over a closure of 100,000).
+   */
+  async page(request: LineageRequest, filters: LineageFilters, start: number, count: number, facets = false): Promise<LineagePage> {
     const walk = await this.walk(request);
     const types = new Set(filters.entityTypes);
     const platforms = new Set(filters.platforms);
@@ -114,12 +117,13 @@ export class Lineage {
     const platformCounts: Record<string, number> = {};
     for (const hit of walk.hits) {
       if (types.size > 0 && !types.has(hit.entityType)) continue;
-      const platform = platformOf(this.registry, hit.urn);
+      const platform = platforms.size > 0 || facets ? platformOf(this.registry, hit.urn) : undefined;
       if (platforms.size > 0 && !platforms.has(platform ?? '')) continue;
       const bucket = degreeBucket(hit.degree);
       degrees[bucket]++;
       if (buckets.size > 0 && !buckets.has(bucket)) continue;
       passing.push(hit);
+      if (!facets) continue;
       entityTypes[hit.entityType] = (entityTypes[hit.entityType] ?? 0) + 1;
       if (platform !== undefined) platformCounts[platform] = (platformCounts[platform] ?? 0) + 1;
     }

@@ -77,7 +77,7 @@ async function walk(ctx: GraphQLContext, input: LineageInput, start: number, cou
   const filters = lineageFilters(input.types, input.orFilters, input.filters, ctx.types, ctx.services.registry);
   if (filters === undefined) return { degrees: { '1': 0, '2': 0, '3+': 0 }, total: 0, hits: [], entityTypes: {}, platforms: {}, partial: false, hops: 0 };
   const request = { root: parsed.text, direction: input.direction, maxHops: MAX_HOPS, budgetMs: DEFAULT_BUDGET_MS, includeRemoved: input.searchFlags?.includeSoftDeleted === true };
-  return ctx.services.lineage.page(request, filters, start, count);
+  return ctx.services.lineage.page(request, filters, start, count, input.searchFlags?.skipAggregates !== true);
 }
 
 /** What DataHub's lineage inputs carry that urnbase does not apply: refused by name rather than ignored. */
