@@ -103,8 +103,9 @@ export class Lineage {
   ) {}
 
   /**
-   * A walk's entities that pass the filters, a page of them (by degree, then URN). `facets`: also count the passing entities by type and platform (a platform is read from each
-   * URN's key, 8–11 µs each on a busy machine: most of a second over a closure of 100,000).
+   * A walk's entities that pass the filters, a page of them (by degree, then URN). `facets`: also
+   * count the passing entities by type and platform (a platform is read from each URN's key,
+   * 8–11 µs each on a busy machine: most of a second over a closure of 100,000).
    */
   async page(request: LineageRequest, filters: LineageFilters, start: number, count: number, facets = false): Promise<LineagePage> {
     const walk = await this.walk(request);
