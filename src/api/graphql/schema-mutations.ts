@@ -1,0 +1,56 @@
+/**
+ * The Mutation type: the writes DataHub's SDK, CLI and UI send, under DataHub's field, input and
+ * argument names. Each returns what DataHub's returns (a Boolean, or the new entity's URN).
+ */
+export const MUTATION_SCHEMA = `
+"What a mutation is about below an entity: a field of a dataset's schema."
+enum SubResourceType { DATASET_FIELD }
+
+input CreateTagInput {
+  "The tag's id, the last part of its URN; a random UUID when omitted."
+  id: String
+  name: String!
+  description: String
+}
+
+input TagAssociationInput {
+  tagUrn: String!
+  resourceUrn: String!
+  subResourceType: SubResourceType
+  subResource: String
+}
+
+input AddTagsInput {
+  tagUrns: [String!]!
+  resourceUrn: String!
+  subResourceType: SubResourceType
+  subResource: String
+}
+
+input ResourceRefInput {
+  resourceUrn: String!
+  subResourceType: SubResourceType
+  subResource: String
+}
+
+input BatchAddTagsInput {
+  tagUrns: [String!]!
+  resources: [ResourceRefInput!]!
+}
+
+input BatchRemoveTagsInput {
+  tagUrns: [String!]!
+  resources: [ResourceRefInput!]!
+}
+
+type Mutation {
+  "Creates a tag (its tagProperties); answers its URN. An id already taken is refused."
+  createTag(input: CreateTagInput!): String
+  addTag(input: TagAssociationInput!): Boolean
+  addTags(input: AddTagsInput!): Boolean
+  removeTag(input: TagAssociationInput!): Boolean
+  "Adds the tags to every resource, or to none when one is refused."
+  batchAddTags(input: BatchAddTagsInput!): Boolean
+  batchRemoveTags(input: BatchRemoveTagsInput!): Boolean
+}
+`;
