@@ -54,3 +54,44 @@ type Mutation {
   batchRemoveTags(input: BatchRemoveTagsInput!): Boolean
 }
 `;
+
+export const OWNER_MUTATION_SCHEMA = `
+"What kind of entity owns: a user or a group."
+enum OwnerEntityType { CORP_USER CORP_GROUP }
+
+"DataHub's ownership types, kept on each owner as its deprecated type."
+enum OwnershipType { TECHNICAL_OWNER BUSINESS_OWNER DATA_STEWARD NONE CUSTOM DATAOWNER DEVELOPER PRODUCER DELEGATE CONSUMER STAKEHOLDER }
+
+input OwnerInput {
+  ownerUrn: String!
+  ownerEntityType: OwnerEntityType!
+  type: OwnershipType
+  ownershipTypeUrn: String
+}
+
+input AddOwnerInput {
+  ownerUrn: String!
+  ownerEntityType: OwnerEntityType!
+  type: OwnershipType
+  ownershipTypeUrn: String
+  resourceUrn: String!
+}
+
+input AddOwnersInput {
+  owners: [OwnerInput!]!
+  resourceUrn: String!
+}
+
+input RemoveOwnerInput {
+  ownerUrn: String!
+  "Only the ownership of this type is removed; every one of the owner's when omitted."
+  ownershipTypeUrn: String
+  resourceUrn: String!
+}
+
+extend type Mutation {
+  addOwner(input: AddOwnerInput!): Boolean
+  addOwners(input: AddOwnersInput!): Boolean
+  removeOwner(input: RemoveOwnerInput!): Boolean
+}
+`;

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { datasetUrn, testApp, type TestApp } from '../helpers.js';
+import { graphql } from './queries.js';
+
+/** addOwner, addOwners, removeOwner: the ownership aspect rewritten through Ingest, read back on REST and GraphQL. */
+
+const ADMIN_SECRET = 'urnb_graphql-owners-admin-secret-0123456789ab';
+const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
+const SALES = datasetUrn('owners.sales');
+const MISSING = datasetUrn('owners.missing');
+const JANE = 'urn:li:corpuser:jane';
+const ANALYSTS = 'urn:li:corpGroup:analysts';
+const STEWARD_TYPE = 'urn:li:ownershipType:steward';
+/** The writer token's actor (its name). */
+const WRITER = 'urn:li:corpuser:writer';
+
+const ADD_OWNER = 'mutation addOwner($input: AddOwnerInput!) { addOwner(input: $input) }';
+const ADD_OWNERS = 'mutation addOwners($input: AddOwnersInput!) { addOwners(input: $input) }';
+const REMOVE_OWNER = 'mutation removeOwner($input: RemoveOwnerInput!) { removeOwner(input: $input) }';
+const at = (query: string, field: string) => [{ line: 1, column: query.indexOf(`${field}(input`) + 1 }];
+const badRequest = (message: string, query: string, field: string) => ({ message, locations: at(query, field), path: [field], extensions: { code: 400, type: 'BAD_REQUEST' } });
+
+describe('GraphQL owner mutations', () => {
+  let t: TestApp;
+  let viewer: Record<string, string>;
+  let writer: Record<string, string>;
+  const admin = bearer(ADMIN_SECRET);
+  const ownershipOf = async (urn: string) => {
+    const { status, body } = await t.call({ method: 'GET', url: `/openapi/v2/entity/dataset/${encodeURIComponent(urn)}/ownership`, headers: admin });
+    return status === 404 ? undefined : body.value;
+  };
+  /** The owners without the lastModified stamp, whose time is the write's. */
+  const ownersOf = async (urn: string) => (await ownershipOf(urn))?.owners;
+  const mutate = async (query: string, variables?: Record<string, unknown>, headers = writer) => (await graphql(t, query, variables, headers)).body;
+
+  before(async () => {
+    t = await testApp({ auth: true, adminToken: ADMIN_SECRET, authFailureLimit: 100_000 });
+    const token = async (name: string, role: string) => {
+      const made = await t.call({ method: 'POST', url: '/openapi/v2/auth/tokens', headers: admin, payload: { name, role } });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      return bearer(made.body.token);
+    };
+    viewer = await token('reader', 'viewer');
+    writer = await token('writer', 'editor');
+    await t.services.ingest.ingest(
+      [
+        { urn: SALES, aspect: 'datasetProperties', changeType: 'UPSERT', value: { name: 'sales' } },
+        { urn: JANE, aspect: 'corpUserInfo', changeType: 'UPSERT', value: { active: true, displayName: 'Jane' } },
+        { urn: ANALYSTS, aspect: 'corpGroupInfo', changeType: 'UPSERT', value: { displayName: 'Analysts', admins: [], members: [], groups: [] } },
+        { urn: STEWARD_TYPE, aspect: 'ownershipTypeInfo', changeType: 'UPSERT', value: { name: 'Steward', created: { time: 1, actor: WRITER }, lastModified: { time: 1, actor: WRITER } } },
+      ],
+      { actor: WRITER, source: 'test' },
+    );
+  });
+  after(() => t.app.close());
+
+  it('addOwner adds an owner once, with the actor stamped; read back on REST and GraphQL', async () => {
+    const input = { ownerUrn: JANE, ownerEntityType: 'CORP_USER', type: 'TECHNICAL_OWNER', resourceUrn: SALES };
+    assert.deepEqual(await mutate(ADD_OWNER, { input }), { data: { addOwner: true } });
+    assert.deepEqual(await mutate(ADD_OWNER, { input }), { data: { addOwner: true } });
+    const ownership = await ownershipOf(SALES);
+    assert.deepEqual(ownership.owners, [{ owner: JANE, type: 'TECHNICAL_OWNER', source: { type: 'MANUAL' } }]);
+    assert.equal(ownership.lastModified.actor, WRITER);
+    const events = (await t.services.store.readEvents(0, 100_000)).filter((e) => e.urn === SALES && e.aspect === 'ownership');
+    assert.deepEqual(events.map((e) => [e.changeType, e.created.actor]), [['UPSERT', WRITER]]);
+    const fetched = await graphql(t, `{ dataset(urn: "${SALES}") { ownership { owners { owner { ... on CorpUser { urn username } } type } } } }`, undefined, viewer);
+    assert.deepEqual(fetched.body, { data: { dataset: { ownership: { owners: [{ owner: { urn: JANE, username: 'jane' }, type: 'TECHNICAL_OWNER' }] } } } });
+  });
+
+  it('addOwners in literal form adds a group under a custom ownership type', async () => {
+    const query = `mutation { addOwners(input: {resourceUrn: "${SALES}", owners: [{ownerUrn: "${ANALYSTS}", ownerEntityType: CORP_GROUP, ownershipTypeUrn: "${STEWARD_TYPE}"}]}) }`;
+    assert.deepEqual(await mutate(query), { data: { addOwners: true } });
+    assert.deepEqual(await ownersOf(SALES), [
+      { owner: JANE, type: 'TECHNICAL_OWNER', source: { type: 'MANUAL' } },
+      { owner: ANALYSTS, type: 'CUSTOM', typeUrn: STEWARD_TYPE, source: { type: 'MANUAL' } },
+    ]);
+  });
+
+  it('removeOwner removes the owner of that type only, or of every type without one', async () => {
+    assert.deepEqual(await mutate(REMOVE_OWNER, { input: { ownerUrn: ANALYSTS, ownershipTypeUrn: 'urn:li:ownershipType:__system__technical_owner', resourceUrn: SALES } }), { data: { removeOwner: true } });
+    assert.equal((await ownersOf(SALES)).length, 2);
+    assert.deepEqual(await mutate(REMOVE_OWNER, { input: { ownerUrn: JANE, ownershipTypeUrn: 'urn:li:ownershipType:__system__technical_owner', resourceUrn: SALES } }), { data: { removeOwner: true } });
+    assert.deepEqual(await ownersOf(SALES), [{ owner: ANALYSTS, type: 'CUSTOM', typeUrn: STEWARD_TYPE, source: { type: 'MANUAL' } }]);
+    assert.deepEqual(await mutate(`mutation { removeOwner(input: {ownerUrn: "${ANALYSTS}", resourceUrn: "${SALES}"}) }`), { data: { removeOwner: true } });
+    assert.deepEqual(await ownersOf(SALES), []);
+  });
+
+  it('refuses, writing nothing, an unknown resource, owner or ownership type, a mismatched owner type, no type at all', async () => {
+    const before = await t.services.store.readEvents(0, 100_000);
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ ownerUrn: JANE, ownerEntityType: 'CORP_USER', type: 'DATAOWNER', resourceUrn: MISSING }, `Failed to change ownership for resource ${MISSING}. Resource does not exist.`],
+      [{ ownerUrn: 'urn:li:corpuser:nobody', ownerEntityType: 'CORP_USER', type: 'DATAOWNER', resourceUrn: SALES }, 'Failed to change ownership for resource(s). Owner with urn urn:li:corpuser:nobody does not exist.'],
+      [{ ownerUrn: ANALYSTS, ownerEntityType: 'CORP_USER', type: 'DATAOWNER', resourceUrn: SALES }, `Failed to change ownership for resource(s). Expected a corp user urn, found ${ANALYSTS}.`],
+      [{ ownerUrn: JANE, ownerEntityType: 'CORP_GROUP', type: 'DATAOWNER', resourceUrn: SALES }, `Failed to change ownership for resource(s). Expected a corp group urn, found ${JANE}`],
+      [{ ownerUrn: JANE, ownerEntityType: 'CORP_USER', ownershipTypeUrn: 'urn:li:ownershipType:none', resourceUrn: SALES }, 'Failed to change ownership for resource(s). Custom Ownership type with urn urn:li:ownershipType:none does not exist.'],
+      [{ ownerUrn: JANE, ownerEntityType: 'CORP_USER', resourceUrn: SALES }, 'Failed to change ownership for resource(s). Expected either type or ownershipTypeUrn to be specified.'],
+    ];
+    for (const [input, message] of refusals) {
+      assert.deepEqual(await mutate(ADD_OWNER, { input }), { data: { addOwner: null }, errors: [badRequest(message, ADD_OWNER, 'addOwner')] }, message);
+    }
+    // One unknown owner among several: none is added.
+    const owners = [{ ownerUrn: JANE, ownerEntityType: 'CORP_USER', type: 'DATAOWNER' }, { ownerUrn: 'urn:li:corpuser:nobody', ownerEntityType: 'CORP_USER', type: 'DATAOWNER' }];
+    assert.deepEqual(await mutate(ADD_OWNERS, { input: { owners, resourceUrn: SALES } }), {
+      data: { addOwners: null },
+      errors: [badRequest('Failed to change ownership for resource(s). Owner with urn urn:li:corpuser:nobody does not exist.', ADD_OWNERS, 'addOwners')],
+    });
+    assert.deepEqual(await mutate(REMOVE_OWNER, { input: { ownerUrn: JANE, resourceUrn: MISSING } }), {
+      data: { removeOwner: null },
+      errors: [badRequest(`Failed to change ownership for resource ${MISSING}. Resource does not exist.`, REMOVE_OWNER, 'removeOwner')],
+    });
+    assert.deepEqual(await t.services.store.readEvents(0, 100_000), before);
+  });
+
+  it('refuses every owner mutation to a viewer token with UNAUTHORIZED, writing nothing', async () => {
+    const before = await t.services.store.readEvents(0, 100_000);
+    const asked: Array<[string, string, Record<string, unknown>]> = [
+      ['addOwner', ADD_OWNER, { input: { ownerUrn: JANE, ownerEntityType: 'CORP_USER', type: 'DATAOWNER', resourceUrn: SALES } }],
+      ['addOwners', ADD_OWNERS, { input: { owners: [{ ownerUrn: JANE, ownerEntityType: 'CORP_USER', type: 'DATAOWNER' }], resourceUrn: SALES } }],
+      ['removeOwner', REMOVE_OWNER, { input: { ownerUrn: ANALYSTS, resourceUrn: SALES } }],
+    ];
+    for (const [field, query, variables] of asked) {
+      const { status, body } = await graphql(t, query, variables, viewer);
+      assert.equal(status, 200);
+      assert.deepEqual(body, {
+        data: { [field]: null },
+        errors: [{ message: 'Unauthorized to perform this action. Please contact your DataHub administrator.', locations: at(query, field), path: [field], extensions: { code: 403, type: 'UNAUTHORIZED' } }],
+      });
+    }
+    assert.deepEqual(await t.services.store.readEvents(0, 100_000), before);
+  });
+});
