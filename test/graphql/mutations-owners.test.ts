@@ -86,6 +86,29 @@ describe('GraphQL owner mutations', () => {
     assert.deepEqual(await ownersOf(SALES), []);
   });
 
+  it('a write that overtakes the read is kept: the owners are read and changed again', async () => {
+    const reader = t.services.reader;
+    const read = reader.getAspect.bind(reader);
+    let overtaken = false;
+    reader.getAspect = async (urn, aspect, version) => {
+      const found = await read(urn, aspect, version);
+      if (!overtaken && aspect === 'ownership') {
+        overtaken = true;
+        await t.services.ingest.ingest([{ urn: SALES, aspect: 'ownership', changeType: 'UPSERT', value: { owners: [{ owner: ANALYSTS, type: 'DATAOWNER' }] } }], { actor: WRITER, source: 'test' });
+      }
+      return found;
+    };
+    try {
+      assert.deepEqual(await mutate(ADD_OWNER, { input: { ownerUrn: JANE, ownerEntityType: 'CORP_USER', type: 'DATAOWNER', resourceUrn: SALES } }), { data: { addOwner: true } });
+    } finally {
+      reader.getAspect = read;
+    }
+    assert.equal(overtaken, true);
+    assert.deepEqual(await ownersOf(SALES), [{ owner: ANALYSTS, type: 'DATAOWNER' }, { owner: JANE, type: 'DATAOWNER', source: { type: 'MANUAL' } }]);
+    assert.deepEqual(await mutate(REMOVE_OWNER, { input: { ownerUrn: ANALYSTS, resourceUrn: SALES } }), { data: { removeOwner: true } });
+    assert.deepEqual(await mutate(REMOVE_OWNER, { input: { ownerUrn: JANE, resourceUrn: SALES } }), { data: { removeOwner: true } });
+  });
+
   it('refuses, writing nothing, an unknown resource, owner or ownership type, a mismatched owner type, no type at all', async () => {
     const before = await t.services.store.readEvents(0, 100_000);
     const refusals: Array<[Record<string, unknown>, string]> = [

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../errors.js';
+import { ConflictError, PreconditionError, ValidationError } from '../../../errors.js';
 import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
@@ -6,7 +6,7 @@ import { writer } from './mutations.js';
 
 /**
  * The owner mutations: an entity's ownership aspect read, changed and written back as one
- * conditional write (the version read must still be the latest), with the actor's audit stamp
+ * conditional write (the version read must still be the latest, else it is done again), with the actor's audit stamp
  * as lastModified. Checks and messages are DataHub's OwnerUtils', all before anything is written.
  */
 
@@ -60,8 +60,25 @@ function sameOwner(item: OwnerItem, ownerUrn: string, typeUrn: string | null | u
   return item.type !== undefined && systemTypeUrn(item.type) === typeUrn;
 }
 
-/** Reads the ownership, lets `change` edit its owners, and writes it back only if the latest version is still the one read. */
+/** Tries of a rewrite whose version was overtaken by another write before it is refused as a conflict. */
+const TRIES = 5;
+
+/**
+ * Reads the ownership, lets `change` edit its owners, and writes it back only if the latest
+ * version is still the one read; overtaken, it reads and changes again.
+ */
 async function rewriteOwners(ctx: GraphQLContext, resourceUrn: string, change: (owners: OwnerItem[]) => OwnerItem[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await rewriteOnce(ctx, resourceUrn, change);
+    } catch (error) {
+      if (!(error instanceof PreconditionError)) throw error;
+      if (attempt >= TRIES) throw new ConflictError(`The ownership of ${resourceUrn} kept changing while it was being updated: send the mutation again`);
+    }
+  }
+}
+
+async function rewriteOnce(ctx: GraphQLContext, resourceUrn: string, change: (owners: OwnerItem[]) => OwnerItem[]): Promise<void> {
   const context = writer(ctx);
   const read = await ctx.services.reader.getAspect(resourceUrn, 'ownership');
   const value = isRecord(read?.value) ? read.value : {};
