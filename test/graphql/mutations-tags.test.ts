@@ -1,27 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { datasetUrn, testApp, type TestApp } from '../helpers.js';
+import { datasetUrn, type TestApp } from '../helpers.js';
+import { badRequest, mutationApp, unauthorized, WRITER, type MutationApp } from './mutation-app.js';
 import { graphql } from './queries.js';
 
 /** createTag and the tag mutations: written through Ingest, read back on REST and GraphQL, refused whole. */
 
-const ADMIN_SECRET = 'urnb_graphql-mutations-admin-secret-0123456789';
-const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 const ORDERS = datasetUrn('tags.orders');
 const USERS = datasetUrn('tags.users');
 const MISSING = datasetUrn('tags.missing');
 const PII = 'urn:li:tag:pii';
 const GOLD = 'urn:li:tag:gold';
-/** The editor token's actor (its name). */
-const EDITOR = 'urn:li:corpuser:writer';
-
-const UNAUTHORIZED = {
-  message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
-  extensions: { code: 403, type: 'UNAUTHORIZED' },
-};
-/** Where `field` is called in `query` (graphql-js's location of a field's error). */
-const at = (query: string, field: string) => [{ line: 1, column: query.indexOf(`${field}(input`) + 1 }];
-const badRequest = (message: string, query: string, field: string) => ({ message, locations: at(query, field), path: [field], extensions: { code: 400, type: 'BAD_REQUEST' } });
 
 const ADD_TAGS = 'mutation addTags($input: AddTagsInput!) { addTags(input: $input) }';
 const BATCH_ADD = 'mutation batchAddTags($input: BatchAddTagsInput!) { batchAddTags(input: $input) }';
@@ -31,45 +20,33 @@ const ADD_TAG = 'mutation addTag($input: TagAssociationInput!) { addTag(input: $
 const CREATE_TAG = 'mutation createTag($input: CreateTagInput!) { createTag(input: $input) }';
 
 describe('GraphQL tag mutations', () => {
+  let m: MutationApp;
   let t: TestApp;
   let viewer: Record<string, string>;
-  let editor: Record<string, string>;
-  const admin = bearer(ADMIN_SECRET);
-
-  const tagsOf = async (urn: string) => {
-    const { status, body } = await t.call({ method: 'GET', url: `/openapi/v2/entity/dataset/${encodeURIComponent(urn)}/globalTags`, headers: admin });
-    return status === 404 ? undefined : body.value;
-  };
+  const tagsOf = (urn: string) => m.aspectOf(urn, 'globalTags');
   const eventsOf = async (urn: string) => (await t.services.store.readEvents(0, 100_000)).filter((e) => e.urn === urn).map((e) => `${e.changeType} ${e.aspect}`);
-  const mutate = async (query: string, variables: Record<string, unknown> | undefined, headers = editor) => (await graphql(t, query, variables, headers)).body;
+  const mutate = (query: string, variables?: Record<string, unknown>) => m.mutate(query, variables);
 
   before(async () => {
-    t = await testApp({ auth: true, adminToken: ADMIN_SECRET, authFailureLimit: 100_000 });
-    const token = async (name: string, role: string) => {
-      const made = await t.call({ method: 'POST', url: '/openapi/v2/auth/tokens', headers: admin, payload: { name, role} });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-      return bearer(made.body.token);
-    };
-    viewer = await token('reader', 'viewer');
-    editor = await token('writer', 'editor');
+    m = await mutationApp();
+    ({ t, viewer } = m);
     await t.services.ingest.ingest(
       [ORDERS, USERS].map((urn) => ({ urn, aspect: 'datasetProperties', changeType: 'UPSERT' as const, value: { name: urn } })),
-      { actor: EDITOR, source: 'test' },
+      { actor: WRITER, source: 'test' },
     );
   });
   after(() => t.app.close());
 
   it('createTag writes tagProperties and answers the URN; an id already taken is refused', async () => {
     assert.deepEqual(await mutate(CREATE_TAG, { input: { id: 'pii', name: 'PII', description: 'Personal data' } }), { data: { createTag: PII } });
-    const read = await t.call({ method: 'GET', url: `/openapi/v2/entity/tag/${encodeURIComponent(PII)}/tagProperties`, headers: admin });
-    assert.deepEqual(read.body, { value: { name: 'PII', description: 'Personal data' } });
+    assert.deepEqual(await m.aspectOf(PII, 'tagProperties'), { name: 'PII', description: 'Personal data' });
     const fetched = await graphql(t, `{ tag(urn: "${PII}") { urn name properties { name description } } }`, undefined, viewer);
     assert.deepEqual(fetched.body, { data: { tag: { urn: PII, name: 'pii', properties: { name: 'PII', description: 'Personal data' } } } });
     assert.deepEqual(await mutate(CREATE_TAG, { input: { id: 'pii', name: 'Other' } }), {
       data: { createTag: null },
       errors: [badRequest('This Tag already exists!', CREATE_TAG, 'createTag')],
     });
-    assert.deepEqual(read.body, (await t.call({ method: 'GET', url: `/openapi/v2/entity/tag/${encodeURIComponent(PII)}/tagProperties`, headers: admin })).body);
+    assert.deepEqual(await m.aspectOf(PII, 'tagProperties'), { name: 'PII', description: 'Personal data' });
     assert.deepEqual(await eventsOf(PII), ['UPSERT tagKey', 'CREATE_ENTITY tagProperties']);
   });
 
@@ -93,7 +70,7 @@ describe('GraphQL tag mutations', () => {
     // The second, unchanged request wrote nothing: one globalTags event.
     assert.deepEqual((await eventsOf(ORDERS)).filter((e) => e.endsWith('globalTags')), ['PATCH globalTags']);
     const [event] = (await t.services.store.readEvents(0, 100_000)).filter((e) => e.urn === ORDERS && e.aspect === 'globalTags');
-    assert.equal(event?.created.actor, EDITOR);
+    assert.equal(event?.created.actor, WRITER);
     assert.deepEqual(event?.value, { tags: [{ tag: PII }, { tag: GOLD }] });
   });
 
@@ -166,7 +143,7 @@ describe('GraphQL tag mutations', () => {
     for (const [field, query, variables] of asked) {
       const { status, body } = await graphql(t, query, variables, viewer);
       assert.equal(status, 200);
-      assert.deepEqual(body, { data: { [field]: null }, errors: [{ ...UNAUTHORIZED, locations: at(query, field), path: [field] }] }, field);
+      assert.deepEqual(body, unauthorized(query, field), field);
     }
     assert.deepEqual(await t.services.store.readEvents(0, 100_000), before);
   });
