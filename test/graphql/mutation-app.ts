@@ -44,8 +44,8 @@ export async function mutationApp(): Promise<MutationApp> {
   };
 }
 
-/** Where `field` is called in `query` (graphql-js's location of the field's error). */
-export const at = (query: string, field: string) => [{ line: 1, column: query.indexOf(`${field}(input`) + 1 }];
+/** Where `field` is called in `query` (graphql-js's location of the field's error): after the operation, named like it. */
+export const at = (query: string, field: string) => [{ line: 1, column: query.lastIndexOf(`${field}(`) + 1 }];
 
 /** A refusal of the field's input: DataHub's BAD_REQUEST. */
 export const badRequest = (message: string, query: string, field: string) => ({ message, locations: at(query, field), path: [field], extensions: { code: 400, type: 'BAD_REQUEST' } });

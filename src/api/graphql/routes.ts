@@ -13,6 +13,7 @@ import { executionError, requestError, type GraphQLAnswerError } from './errors.
 import { EntityLoader, SCHEMA_ASPECTS } from './loaders.js';
 import { entityResolvers } from './resolvers/entities.js';
 import { fetchResolvers } from './resolvers/fetch.js';
+import { domainMutations } from './resolvers/mutations-domains.js';
 import { ownerMutations } from './resolvers/mutations-owners.js';
 import { tagMutations } from './resolvers/mutations-tags.js';
 import { searchResolvers } from './resolvers/search.js';
@@ -39,7 +40,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: { ...searchResolvers, ...fetchResolvers }, Mutation: { ...tagMutations, ...ownerMutations }, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers }, Mutation: { ...tagMutations, ...ownerMutations, ...domainMutations }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,

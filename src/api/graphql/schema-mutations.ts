@@ -95,3 +95,12 @@ extend type Mutation {
   removeOwner(input: RemoveOwnerInput!): Boolean
 }
 `;
+
+export const DOMAIN_MUTATION_SCHEMA = `
+extend type Mutation {
+  "Puts the entity in the domain, in place of any other it was in."
+  setDomain(entityUrn: String!, domainUrn: String!): Boolean
+  "Takes the entity out of its domain."
+  unsetDomain(entityUrn: String!): Boolean
+}
+`;
