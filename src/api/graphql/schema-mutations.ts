@@ -104,3 +104,38 @@ extend type Mutation {
   unsetDomain(entityUrn: String!): Boolean
 }
 `;
+
+export const TERM_MUTATION_SCHEMA = `
+input TermAssociationInput {
+  termUrn: String!
+  resourceUrn: String!
+  subResourceType: SubResourceType
+  subResource: String
+}
+
+input AddTermsInput {
+  termUrns: [String!]!
+  resourceUrn: String!
+  subResourceType: SubResourceType
+  subResource: String
+}
+
+input BatchAddTermsInput {
+  termUrns: [String!]!
+  resources: [ResourceRefInput!]!
+}
+
+input BatchRemoveTermsInput {
+  termUrns: [String!]!
+  resources: [ResourceRefInput!]!
+}
+
+extend type Mutation {
+  addTerm(input: TermAssociationInput!): Boolean
+  addTerms(input: AddTermsInput!): Boolean
+  removeTerm(input: TermAssociationInput!): Boolean
+  "Adds the glossary terms to every resource, or to none when one is refused."
+  batchAddTerms(input: BatchAddTermsInput!): Boolean
+  batchRemoveTerms(input: BatchRemoveTermsInput!): Boolean
+}
+`;

@@ -2,7 +2,7 @@ import type { EntityTypes } from './entity-types.js';
 import { DATASET_SCHEMA_SCHEMA } from './schema-dataset-schema.js';
 import { ENTITY_SCHEMA } from './schema-entities.js';
 import { FETCH_SCHEMA } from './schema-fetch.js';
-import { DOMAIN_MUTATION_SCHEMA, MUTATION_SCHEMA, OWNER_MUTATION_SCHEMA } from './schema-mutations.js';
+import { DOMAIN_MUTATION_SCHEMA, MUTATION_SCHEMA, OWNER_MUTATION_SCHEMA, TERM_MUTATION_SCHEMA } from './schema-mutations.js';
 import { STRUCTURED_SCHEMA } from './schema-structured.js';
 import { searchSchema } from './schema-search.js';
 
@@ -12,5 +12,5 @@ import { searchSchema } from './schema-search.js';
  * validation with graphql-js's message naming the field or type.
  */
 export function schemaText(types: EntityTypes): string {
-  return searchSchema(types) + ENTITY_SCHEMA + DATASET_SCHEMA_SCHEMA + STRUCTURED_SCHEMA + FETCH_SCHEMA + MUTATION_SCHEMA + OWNER_MUTATION_SCHEMA + DOMAIN_MUTATION_SCHEMA;
+  return searchSchema(types) + ENTITY_SCHEMA + DATASET_SCHEMA_SCHEMA + STRUCTURED_SCHEMA + FETCH_SCHEMA + MUTATION_SCHEMA + OWNER_MUTATION_SCHEMA + DOMAIN_MUTATION_SCHEMA + TERM_MUTATION_SCHEMA;
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../../errors.js';
-import type { Proposal } from '../../../ingest/proposal.js';
 import type { GraphQLContext } from '../context.js';
-import { checkLabels, checkResources, toggleItems, writer, type ResourceRef } from './mutations.js';
+import { changeLabels, one, writer, type LabelAspect, type ResourceRef } from './mutations.js';
 
 /**
  * The tag mutations: createTag, and the tags of entities (their globalTags aspect) added and
@@ -27,18 +26,8 @@ async function createTag(_: unknown, { input }: { input: CreateTagInput }, ctx: 
   return urn;
 }
 
-/** Adds (or removes) the tags on every resource, in one write: all of them, or none when one is refused. */
-async function changeTags(ctx: GraphQLContext, tagUrns: readonly string[], resources: readonly ResourceRef[], adding: boolean): Promise<boolean> {
-  const context = writer(ctx);
-  await checkResources(ctx, resources);
-  // Removing a tag that no longer exists is allowed (DataHub's rule), adding one is not.
-  if (adding) await checkLabels(ctx, tagUrns, 'tag');
-  const items = tagUrns.map((tag) => ({ tag }));
-  const proposals: Proposal[] = [];
-  for (const { resourceUrn } of resources) proposals.push(...(await toggleItems(ctx, resourceUrn, 'globalTags', 'tags', 'tag', items, adding)));
-  if (proposals.length > 0) await ctx.services.ingest.ingest(proposals, context);
-  return true;
-}
+const TAGS: LabelAspect = { entityType: 'tag', aspect: 'globalTags', field: 'tags', key: 'tag' };
+const changeTags = (ctx: GraphQLContext, tagUrns: readonly string[], resources: readonly ResourceRef[], adding: boolean) => changeLabels(ctx, TAGS, tagUrns, resources, adding);
 
 interface TagAssociationInput extends ResourceRef {
   tagUrn: string;
@@ -54,7 +43,6 @@ interface BatchTagsInput {
 }
 
 type Args<T> = { input: T };
-const one = (input: ResourceRef): ResourceRef => ({ resourceUrn: input.resourceUrn, subResourceType: input.subResourceType ?? null, subResource: input.subResource ?? null });
 
 export const tagMutations = {
   createTag,

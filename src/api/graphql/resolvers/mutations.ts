@@ -1,6 +1,7 @@
 import jsonpatch from 'fast-json-patch';
 import { can } from '../../../auth/roles.js';
 import { ForbiddenError, ValidationError } from '../../../errors.js';
+import type { PatchOperation } from '../../../ingest/patch.js';
 import type { Proposal, WriteContext } from '../../../ingest/proposal.js';
 import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
@@ -30,6 +31,9 @@ export interface ResourceRef {
   subResource?: string | null;
 }
 
+/** The resource of a mutation of one (its input's resourceUrn, subResourceType, subResource). */
+export const one = (input: ResourceRef): ResourceRef => ({ resourceUrn: input.resourceUrn, subResourceType: input.subResourceType ?? null, subResource: input.subResource ?? null });
+
 /**
  * The resources must all exist (soft-deleted ones count, as in DataHub) before anything is
  * written. A sub-resource (a schema field) is refused: mutations of schema fields are not served.
@@ -57,29 +61,55 @@ export async function checkLabels(ctx: GraphQLContext, urns: readonly string[], 
   }
 }
 
+/** Where an entity keeps labels of one kind: tags in globalTags.tags[].tag, terms in glossaryTerms.terms[].urn. */
+export interface LabelAspect {
+  /** The labels' entity type. */
+  entityType: string;
+  aspect: string;
+  field: string;
+  key: string;
+  /** The aspect has a required audit stamp at this field, set to the writer's on each change. */
+  stamp?: string;
+}
+
+/**
+ * Adds (or removes) the labels on every resource, in one write: all of them, or none when one is
+ * refused. Removing a label that no longer exists is allowed (DataHub's rule), adding one is not.
+ */
+export async function changeLabels(ctx: GraphQLContext, label: LabelAspect, urns: readonly string[], resources: readonly ResourceRef[], adding: boolean): Promise<boolean> {
+  const context = writer(ctx);
+  await checkResources(ctx, resources);
+  if (adding) await checkLabels(ctx, urns, label.entityType);
+  const items = urns.map((urn) => ({ [label.key]: urn }));
+  const proposals: Proposal[] = [];
+  for (const { resourceUrn } of resources) proposals.push(...(await toggleItems(ctx, resourceUrn, label, items, adding, context.actor)));
+  if (proposals.length > 0) await ctx.services.ingest.ingest(proposals, context);
+  return true;
+}
+
 /**
  * Proposals adding (or removing) keyed items of an array field of one aspect, only those that
  * would change it: a keyed JSON patch touches only the items concerned, so an item already there
  * is not added twice and concurrent writes of other items are kept.
  */
-export async function toggleItems(
+async function toggleItems(
   ctx: GraphQLContext,
   urn: string,
-  aspect: string,
-  field: string,
-  key: string,
+  { aspect, field, key, stamp }: LabelAspect,
   items: ReadonlyArray<Record<string, unknown>>,
   adding: boolean,
+  actor: string,
 ): Promise<Proposal[]> {
   const value = (await ctx.services.reader.getAspect(urn, aspect))?.value;
   const current = isRecord(value) && Array.isArray(value[field]) ? (value[field] as unknown[]) : [];
   const present = new Set(current.map((item) => (isRecord(item) ? item[key] : undefined)));
-  const ops = items
+  const ops: PatchOperation[] = items
     .filter((item) => present.has(item[key]) !== adding)
     .map((item) => {
       const path = `/${field}/${jsonpatch.escapePathComponent(String(item[key]))}`;
       return adding ? { op: 'add' as const, path, value: item } : { op: 'remove' as const, path };
     });
   if (ops.length === 0) return [];
+  if (stamp) ops.push({ op: 'add', path: `/${stamp}`, value: { time: Date.now(), actor } });
   return [{ urn, aspect, changeType: 'PATCH', patch: { patch: ops, arrayPrimaryKeys: { [field]: [key] } } }];
 }
