@@ -19,6 +19,8 @@ export interface MutationApp {
   mutate(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any>;
   /** The latest value of a dataset's aspect over REST, undefined when there is none. */
   aspectOf(urn: string, aspect: string): Promise<any>;
+  /** Sends each `[field, query, variables]` with the viewer's token: each must be refused UNAUTHORIZED, and nothing written. */
+  refusedToViewer(asked: ReadonlyArray<readonly [string, string, Record<string, unknown>]>): Promise<void>;
 }
 
 export async function mutationApp(): Promise<MutationApp> {
@@ -37,6 +39,15 @@ export async function mutationApp(): Promise<MutationApp> {
     viewer,
     writer,
     mutate: async (query, variables, headers = writer) => (await graphql(t, query, variables, headers)).body,
+    async refusedToViewer(asked) {
+      const before = await t.services.store.readEvents(0, 100_000);
+      for (const [field, query, variables] of asked) {
+        const { status, body } = await graphql(t, query, variables, viewer);
+        assert.equal(status, 200);
+        assert.deepEqual(body, unauthorized(query, field), field);
+      }
+      assert.deepEqual(await t.services.store.readEvents(0, 100_000), before);
+    },
     async aspectOf(urn, aspect) {
       const { status, body } = await t.call({ method: 'GET', url: `/openapi/v2/entity/${urn.split(':')[2]}/${encodeURIComponent(urn)}/${aspect}`, headers: admin });
       return status === 404 ? undefined : body.value;

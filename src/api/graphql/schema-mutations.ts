@@ -2,6 +2,47 @@
  * The Mutation type: the writes DataHub's SDK, CLI and UI send, under DataHub's field, input and
  * argument names. Each returns what DataHub's returns (a Boolean, or the new entity's URN).
  */
+/**
+ * The inputs and Mutation fields of one kind of label (tags, glossary terms), which DataHub names
+ * alike: add<Label>(s), remove<Label>, batchAdd<Label>s, batchRemove<Label>s.
+ */
+function labelSchema(Label: string, label: string, plural: string): string {
+  return `
+input ${Label}AssociationInput {
+  ${label}Urn: String!
+  resourceUrn: String!
+  subResourceType: SubResourceType
+  subResource: String
+}
+
+input Add${Label}sInput {
+  ${label}Urns: [String!]!
+  resourceUrn: String!
+  subResourceType: SubResourceType
+  subResource: String
+}
+
+input BatchAdd${Label}sInput {
+  ${label}Urns: [String!]!
+  resources: [ResourceRefInput!]!
+}
+
+input BatchRemove${Label}sInput {
+  ${label}Urns: [String!]!
+  resources: [ResourceRefInput!]!
+}
+
+extend type Mutation {
+  add${Label}(input: ${Label}AssociationInput!): Boolean
+  add${Label}s(input: Add${Label}sInput!): Boolean
+  remove${Label}(input: ${Label}AssociationInput!): Boolean
+  "Adds the ${plural} to every resource, or to none when one is refused."
+  batchAdd${Label}s(input: BatchAdd${Label}sInput!): Boolean
+  batchRemove${Label}s(input: BatchRemove${Label}sInput!): Boolean
+}
+`;
+}
+
 export const MUTATION_SCHEMA = `
 "What a mutation is about below an entity: a field of a dataset's schema."
 enum SubResourceType { DATASET_FIELD }
@@ -13,18 +54,9 @@ input CreateTagInput {
   description: String
 }
 
-input TagAssociationInput {
-  tagUrn: String!
-  resourceUrn: String!
-  subResourceType: SubResourceType
-  subResource: String
-}
-
-input AddTagsInput {
-  tagUrns: [String!]!
-  resourceUrn: String!
-  subResourceType: SubResourceType
-  subResource: String
+type Mutation {
+  "Creates a tag (its tagProperties); answers its URN. An id already taken is refused."
+  createTag(input: CreateTagInput!): String
 }
 
 input ResourceRefInput {
@@ -32,28 +64,7 @@ input ResourceRefInput {
   subResourceType: SubResourceType
   subResource: String
 }
-
-input BatchAddTagsInput {
-  tagUrns: [String!]!
-  resources: [ResourceRefInput!]!
-}
-
-input BatchRemoveTagsInput {
-  tagUrns: [String!]!
-  resources: [ResourceRefInput!]!
-}
-
-type Mutation {
-  "Creates a tag (its tagProperties); answers its URN. An id already taken is refused."
-  createTag(input: CreateTagInput!): String
-  addTag(input: TagAssociationInput!): Boolean
-  addTags(input: AddTagsInput!): Boolean
-  removeTag(input: TagAssociationInput!): Boolean
-  "Adds the tags to every resource, or to none when one is refused."
-  batchAddTags(input: BatchAddTagsInput!): Boolean
-  batchRemoveTags(input: BatchRemoveTagsInput!): Boolean
-}
-`;
+` + labelSchema('Tag', 'tag', 'tags');
 
 export const OWNER_MUTATION_SCHEMA = `
 "What kind of entity owns: a user or a group."
@@ -105,37 +116,4 @@ extend type Mutation {
 }
 `;
 
-export const TERM_MUTATION_SCHEMA = `
-input TermAssociationInput {
-  termUrn: String!
-  resourceUrn: String!
-  subResourceType: SubResourceType
-  subResource: String
-}
-
-input AddTermsInput {
-  termUrns: [String!]!
-  resourceUrn: String!
-  subResourceType: SubResourceType
-  subResource: String
-}
-
-input BatchAddTermsInput {
-  termUrns: [String!]!
-  resources: [ResourceRefInput!]!
-}
-
-input BatchRemoveTermsInput {
-  termUrns: [String!]!
-  resources: [ResourceRefInput!]!
-}
-
-extend type Mutation {
-  addTerm(input: TermAssociationInput!): Boolean
-  addTerms(input: AddTermsInput!): Boolean
-  removeTerm(input: TermAssociationInput!): Boolean
-  "Adds the glossary terms to every resource, or to none when one is refused."
-  batchAddTerms(input: BatchAddTermsInput!): Boolean
-  batchRemoveTerms(input: BatchRemoveTermsInput!): Boolean
-}
-`;
+export const TERM_MUTATION_SCHEMA = labelSchema('Term', 'term', 'glossary terms');
