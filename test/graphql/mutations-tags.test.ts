@@ -125,7 +125,7 @@ describe('GraphQL tag mutations', () => {
     const body = await mutate(ADD_TAG, { input: { tagUrn: GOLD, resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'id' } });
     assert.deepEqual(body, {
       data: { addTag: null },
-      errors: [badRequest(`Failed to update resource with urn ${ORDERS}: subResource (schema fields) is not supported by urnbase; tag or describe the dataset itself`, ADD_TAG, 'addTag')],
+      errors: [badRequest(`Failed to update resource with urn ${ORDERS}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`, ADD_TAG, 'addTag')],
     });
     assert.deepEqual(await tagsOf(ORDERS), { tags: [{ tag: PII }] });
   });

@@ -41,7 +41,7 @@ export const one = (input: ResourceRef): ResourceRef => ({ resourceUrn: input.re
 export async function checkResources(ctx: GraphQLContext, refs: readonly ResourceRef[]): Promise<void> {
   for (const ref of refs) {
     if ((ref.subResource ?? '') !== '' || (ref.subResourceType ?? null) !== null) {
-      throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}: subResource (schema fields) is not supported by urnbase; tag or describe the dataset itself`);
+      throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`);
     }
     parseUrn(ref.resourceUrn);
     if (!(await ctx.services.reader.exists(ref.resourceUrn))) {
