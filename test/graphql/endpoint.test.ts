@@ -81,9 +81,17 @@ describe('POST /api/graphql', () => {
     assert.deepEqual(body, badRequest('Variable "$n" got invalid value "many"; Int cannot represent non-integer value: "many"', 'ValidationError', [{ line: 1, column: 9 }]));
   });
 
-  it('refuses mutations, which this schema does not have yet', async () => {
-    const { body } = await graphql(t, 'mutation { createTag(input: {id: "x"}) }', undefined, bearer(viewer));
-    assert.deepEqual(body, badRequest('Schema is not configured to execute mutation operation.', 'ValidationError'));
+  it('refuses subscriptions, which this schema does not have', async () => {
+    const { body } = await graphql(t, 'subscription { createTag(input: {id: "x"}) }', undefined, bearer(viewer));
+    assert.deepEqual(body, badRequest('Schema is not configured to execute subscription operation.', 'ValidationError'));
+  });
+
+  it('refuses a mutation sent with GET, before it runs', async () => {
+    const query = 'mutation { createTag(input: {id: "by-get", name: "x"}) }';
+    const { status, body } = await t.call({ method: 'GET', url: `/api/graphql?query=${encodeURIComponent(query)}`, headers: bearer(ADMIN_SECRET) });
+    assert.equal(status, 200);
+    assert.deepEqual(body, badRequest('Mutations are not accepted with GET: send them with POST', 'ValidationError'));
+    assert.equal(await t.services.reader.exists('urn:li:tag:by-get'), false);
   });
 
   it('refuses an operation nested deeper than 50 fields', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, parse, type ExecutionResult } from 'graphql';
+import { getOperationAST, GraphQLError, parse, type ExecutionResult } from 'graphql';
 import mercurius from 'mercurius';
 import { ValidationError } from '../../errors.js';
 import { isRecord } from '../../json.js';
@@ -15,6 +15,10 @@ import { dataJobPlatformResolvers } from './resolvers/data-job-platform.js';
 import { entityResolvers } from './resolvers/entities.js';
 import { fetchResolvers } from './resolvers/fetch.js';
 import { lineageResolvers } from './resolvers/lineage.js';
+import { domainMutations } from './resolvers/mutations-domains.js';
+import { ownerMutations } from './resolvers/mutations-owners.js';
+import { tagMutations } from './resolvers/mutations-tags.js';
+import { termMutations } from './resolvers/mutations-terms.js';
 import { searchResolvers } from './resolvers/search.js';
 import { schemaText } from './schema.js';
 import { lenientBooleans } from './variables.js';
@@ -39,7 +43,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,
@@ -59,6 +63,8 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const execute = async (request: GraphQLRequest, req: FastifyRequest, reply: FastifyReply): Promise<Answer> => {
     const refused = jsonDocumentError(request.query);
     if (refused) return { errors: [requestError(refused, 'InvalidSyntax')] };
+    const mutation = req.method === 'GET' ? mutationError(request) : undefined;
+    if (mutation) return { errors: [requestError(mutation, 'ValidationError')] };
     const context: GraphQLContext = { services, types, entities: new EntityLoader(services.reader), schemas: new EntityLoader(services.reader, SCHEMA_ASPECTS), principal: req.principal, signal: clientGone(reply) };
     const variables = lenientBooleans(app.graphql.schema, request.query, request.operationName, request.variables);
     let result: ExecutionResult;
@@ -112,6 +118,21 @@ function checked(query: unknown, variables: unknown, operationName: unknown): Gr
   if (variables !== undefined && variables !== null && !isRecord(variables)) throw new ValidationError('variables must be a JSON object');
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw new ValidationError('operationName must be a string');
   return { query, variables: (variables as Record<string, unknown> | null | undefined) ?? {}, ...(typeof operationName === 'string' && operationName !== '' ? { operationName } : {}) };
+}
+
+/**
+ * A GET runs queries only (GraphQL over HTTP's rule): a link or an image in a page must never
+ * write. A document that does not parse is left to execution, which answers its syntax error.
+ */
+function mutationError(request: GraphQLRequest): GraphQLError | undefined {
+  let operation;
+  try {
+    operation = getOperationAST(parse(request.query, { maxTokens: LIMITS.graphqlTokens }), request.operationName);
+  } catch {
+    return undefined;
+  }
+  if (operation?.operation !== 'mutation') return undefined;
+  return new GraphQLError('Mutations are not accepted with GET: send them with POST', { nodes: [operation] });
 }
 
 /** What graphql-js found wrong with the document; a stack overflow is its recursive parser meeting deep nesting. */
