@@ -129,7 +129,7 @@ async function overHttp(): Promise<void> {
   const DURATION = Number(flags.duration);
   const secret = authHeaders().authorization.slice('Bearer '.length);
   const sides = ['with the graph', 'without it'] as const;
-  const servers: Array<{ name: string; app: FastifyInstance; base: string; dataDir: string; database?: Awaited<ReturnType<typeof benchDatabase>> }> = [];
+  const servers: Array<{ name: string; app: FastifyInstance; base: string; requestsFile: string; dataDir: string; database?: Awaited<ReturnType<typeof benchDatabase>> }> = [];
   const work = await makeTempDir('urnbase-graph-upkeep-http-');
   try {
     for (const name of sides) {
@@ -150,7 +150,7 @@ async function overHttp(): Promise<void> {
         await services.ingest.ingest([{ urn: datasetUrns[i], aspect: 'upstreamLineage', changeType: 'UPSERT', value: lineage(i, i) }], context);
       }
       const base = await app.listen({ host: '127.0.0.1', port: 0 });
-      servers.push({ name, app, base, dataDir, database });
+      servers.push({ name, app, base, requestsFile: path.join(work, `requests-${servers.length}`), dataDir, database });
     }
     // Three writes of each dataset in the cycle wrk replays: each visit changes what the last one wrote.
     const requests: HttpRequest[] = [];
@@ -158,15 +158,15 @@ async function overHttp(): Promise<void> {
       const i = n % datasetUrns.length;
       requests.push({ method: 'POST', path: `${V2}/dataset/${encodedUrns[i]}/upstreamLineage`, headers: jsonHeaders(), body: JSON.stringify(lineage(i, datasetUrns.length + n)) });
     }
+    // Written once for each server (its host in every request), replayed in every round.
+    for (const server of servers) await writeRequests(server.requestsFile, server.base, requests);
     console.log(`urnbase graph upkeep over HTTP, ${flags.postgres ? 'PostgreSQL' : 'SQLite'}: POST upstreamLineage (${CHANGED} edges out, ${CHANGED} in), wrk, 16 connections, ${DURATION} s a run`);
     console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
     const figures: Figures = new Map(sides.map((k) => [k, { cpu: [], rate: [] }]));
     for (let round = 0; round <= ROUNDS; round++) {
       for (const server of servers) {
-        const file = path.join(work, `requests-${sides.indexOf(server.name as (typeof sides)[number])}`);
-        await writeRequests(file, server.base, requests);
         const start = cpu();
-        const result = await runWrk(server.base, file, DURATION, CONCURRENCY, false);
+        const result = await runWrk(server.base, server.requestsFile, DURATION, CONCURRENCY, false);
         if (result.other > 0 || result.errors.timeout > 0) throw new Error(`${server.name}: ${result.other} answers not 2xx (${result.otherStatuses}), ${result.errors.timeout} timeouts`);
         const perWrite = (cpu() - start) / result.requests;
         console.log(`round ${round}${round === 0 ? ' (warm-up)' : ''}, ${server.name}: ${fmt(perWrite, 1)} µs CPU a request, ${fmt(result.rate)} requests/s, p95 ${fmt(result.latencyMs.p95, 2)} ms`);
