@@ -7,7 +7,9 @@
  * time from this process over HTTP, after a warm-up, each with different parameters. Reported:
  * load time and rate, database size, p50 / p95 / p99 per query kind and the server's RSS per
  * checkpoint, against the targets at 1M datasets (SQLite: property filter p95 < 25 ms, free text
- * p95 < 50 ms, GET p95 < 3 ms, RSS < 300 MiB; PostgreSQL: 50, 100 and 5 ms).
+ * p95 < 50 ms, GET p95 < 3 ms, RSS < 300 MiB; PostgreSQL: 50, 100 and 5 ms). Then the same free
+ * text and property searches through GraphQL's searchAcrossEntities, alternating with REST's, to
+ * hold GraphQL's p95 within 20% of REST's (issue 36).
  *
  * usage: node dist/bench/search.js [--checkpoints 10000,100000,1000000] [--samples 200] [--quick]
  *   --quick  checkpoints 2,000 and 10,000, 50 samples: a smoke run
@@ -106,8 +108,10 @@ const DEFINITIONS: Array<[string, object]> = [
 
 // ---------------------------------------------------------------- the queries
 
+type Query = { method: 'GET' | 'POST'; path: string; body?: unknown };
+
 /** Each sample differs: a random value, word or entity, drawn from what was loaded. */
-const QUERIES: Record<string, (loaded: number, k: number) => { method: 'GET' | 'POST'; path: string; body?: unknown }> = {
+const QUERIES: Record<string, (loaded: number, k: number) => Query> = {
   'property filter': (_loaded, k) => {
     const filters = [
       { field: 'structuredProperties.bench.retentionDays', condition: 'GREATER_THAN', values: [String((k % 38) * 30)] },
@@ -128,10 +132,43 @@ const QUERIES: Record<string, (loaded: number, k: number) => { method: 'GET' | '
   'GET aspect': (loaded, k) => ({ method: 'GET', path: `${V2}/dataset/${encodeURIComponent(urnOf((k * 7919) % loaded))}/datasetProperties` }),
 };
 
-async function request(base: string, q: { method: 'GET' | 'POST'; path: string; body?: unknown }): Promise<number> {
+// ------------------------------------------------------ GraphQL against REST
+
+/** What the SDK's search asks of each result: the URN and the dataset's properties. */
+const RESULT_FIELDS = 'total searchResults { entity { urn type ... on Dataset { properties { name description } } } }';
+const graphql = (input: string): Query => ({ method: 'POST', path: '/api/graphql', body: { query: `{ searchAcrossEntities(input: ${input}) { ${RESULT_FIELDS} } }` } });
+
+/**
+ * Issue 36's target: searchAcrossEntities p95 within 20% of the REST search. Each pair asks the same
+ * search of both APIs (same words or filter, 10 results, the dataset's properties); their samples
+ * alternate so that both sides meet the same machine.
+ */
+const PAIRS: Record<string, { rest: (loaded: number, k: number) => Query; graphql: (loaded: number, k: number) => Query }> = {
+  'free text': {
+    rest: QUERIES['free text'],
+    graphql: (loaded, k) => {
+      const words = [SUBJECTS[k % SUBJECTS.length], `${DOMAINS[k % DOMAINS.length]} ${SUBJECTS[(k * 7) % SUBJECTS.length]}`, String((k * 7919) % loaded), SUBJECTS[(k * 3) % SUBJECTS.length].slice(0, 4)];
+      return graphql(`{ types: [DATASET], query: ${JSON.stringify(words[k % words.length])}, start: 0, count: 10 }`);
+    },
+  },
+  'property filter': {
+    rest: (_loaded, k) => ({
+      method: 'POST',
+      path: `${V2}/scroll?count=10`,
+      body: { entities: ['dataset'], aspects: ['datasetProperties'], filter: { and: [{ criteria: [{ field: 'structuredProperties.bench.tier', condition: 'EQUAL', values: [TIERS[k % 3]] }] }] } },
+    }),
+    graphql: (_loaded, k) =>
+      graphql(`{ types: [DATASET], query: "*", start: 0, count: 10, orFilters: [{ and: [{ field: "structuredProperties.bench.tier", condition: EQUAL, values: [${JSON.stringify(TIERS[k % 3])}] }] }] }`),
+  },
+};
+const GRAPHQL_RATIO_TARGET = 1.2;
+
+async function request(base: string, q: Query): Promise<number> {
   const t0 = process.hrtime.bigint();
   const res = await fetch(`${base}${q.path}`, { method: q.method, headers: q.body === undefined ? authHeaders() : jsonHeaders(), body: q.body === undefined ? undefined : JSON.stringify(q.body) });
-  await expectOk(res, `${q.method} ${q.path}`);
+  const body = await expectOk(res, `${q.method} ${q.path}`);
+  // GraphQL answers its errors with 200: a refused query must not pass for a fast one.
+  if (q.path === '/api/graphql' && (body as { errors?: unknown }).errors) throw new Error(`GraphQL refused: ${JSON.stringify(body).slice(0, 500)}`);
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
@@ -213,6 +250,30 @@ async function main(): Promise<void> {
         const target = TARGETS[kind];
         const verdict = target === undefined || loaded < 1_000_000 ? '' : `  target at 1M p95 < ${target} ms  ${p95 < target ? 'PASS' : 'FAIL'}`;
         const row = `${fmt(loaded).padStart(9)}  ${kind.padEnd(16)} p50 ${fmt(p50, 1).padStart(6)} ms  p95 ${fmt(p95, 1).padStart(6)} ms  p99 ${fmt(p99, 1).padStart(6)} ms${verdict}`;
+        console.log(`  ${row}`);
+        rows.push(row);
+      }
+      for (const [kind, pair] of Object.entries(PAIRS)) {
+        for (let k = 0; k < 20; k++) {
+          await request(server.base, pair.rest(loaded, 10_000 + k));
+          await request(server.base, pair.graphql(loaded, 10_000 + k));
+        }
+        const [rest, gql]: number[][] = [[], []];
+        for (let k = 0; k < SAMPLES; k++) {
+          // Which side goes first alternates too: neither always meets a warmer cache.
+          const first = k % 2 === 0 ? 'rest' : 'graphql';
+          const a = await request(server.base, pair[first](loaded, k));
+          const b = await request(server.base, pair[first === 'rest' ? 'graphql' : 'rest'](loaded, k));
+          rest.push(first === 'rest' ? a : b);
+          gql.push(first === 'rest' ? b : a);
+        }
+        for (const times of [rest, gql]) times.sort((x, y) => x - y);
+        const [r95, g95] = [percentile(rest, 95), percentile(gql, 95)];
+        const ratio = g95 / r95;
+        const verdict = loaded < 1_000_000 ? '' : `  target at 1M ≤ ${GRAPHQL_RATIO_TARGET}×  ${ratio <= GRAPHQL_RATIO_TARGET ? 'PASS' : 'FAIL'}`;
+        const row =
+          `${fmt(loaded).padStart(9)}  GraphQL ${kind}: REST p50 ${fmt(percentile(rest, 50), 1)} / p95 ${fmt(r95, 1)} ms, ` +
+          `searchAcrossEntities p50 ${fmt(percentile(gql, 50), 1)} / p95 ${fmt(g95, 1)} ms, p95 ratio ${fmt(ratio, 2)}×${verdict}`;
         console.log(`  ${row}`);
         rows.push(row);
       }
