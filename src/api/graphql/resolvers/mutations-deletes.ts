@@ -2,6 +2,7 @@ import { ValidationError } from '../../../errors.js';
 import type { Proposal } from '../../../ingest/proposal.js';
 import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
+import { entityDeletion } from '../../entity-writes.js';
 import type { GraphQLContext } from '../context.js';
 import { checkResources, one, writer, type ResourceRef } from './mutations.js';
 
@@ -15,14 +16,14 @@ import { checkResources, one, writer, type ResourceRef } from './mutations.js';
  * dangling URN names an entity that no longer exists, and re-creating it brings them back.
  */
 
-/** The key's DELETE of an entity of type `type`; false when there is none (nothing written). */
+/** The REST delete's proposals (the key's DELETE) for an entity of type `type`; false when there is none (nothing written). */
 async function hardDelete(ctx: GraphQLContext, urnText: string, type: string, label: string): Promise<boolean> {
   const context = writer(ctx);
   parseUrn(urnText);
   if (entityTypeOf(urnText) !== type) throw new ValidationError(`Failed to delete ${urnText}: it is not the URN of a ${label}`);
   if (!(await ctx.services.reader.exists(urnText))) return false;
   const { urn, entity } = ctx.services.reader.entityOf(urnText);
-  await ctx.services.ingest.ingest([{ urn: urn.text, aspect: entity.keyAspect.name, changeType: 'DELETE' }], context);
+  await ctx.services.ingest.ingest(await entityDeletion(ctx.services.reader, urn, entity, undefined, false), context);
   return true;
 }
 
