@@ -15,6 +15,8 @@ import { dataJobPlatformResolvers } from './resolvers/data-job-platform.js';
 import { entityResolvers } from './resolvers/entities.js';
 import { fetchResolvers } from './resolvers/fetch.js';
 import { lineageResolvers } from './resolvers/lineage.js';
+import { deleteMutations } from './resolvers/mutations-deletes.js';
+import { descriptionMutations } from './resolvers/mutations-description.js';
 import { domainMutations } from './resolvers/mutations-domains.js';
 import { ownerMutations } from './resolvers/mutations-owners.js';
 import { tagMutations } from './resolvers/mutations-tags.js';
@@ -43,7 +45,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations }, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations, ...descriptionMutations, ...deleteMutations }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,

@@ -1,8 +1,9 @@
 import { ConflictError, PreconditionError, ValidationError } from '../../../errors.js';
+import type { Proposal } from '../../../ingest/proposal.js';
 import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
-import { writer } from './mutations.js';
+import { refuseSubResource, writer, type ResourceRef } from './mutations.js';
 
 /**
  * The owner mutations: an entity's ownership aspect read, changed and written back as one
@@ -64,37 +65,43 @@ function sameOwner(item: OwnerItem, ownerUrn: string, typeUrn: string | null | u
 const TRIES = 5;
 
 /**
- * Reads the ownership, lets `change` edit its owners, and writes it back only if the latest
- * version is still the one read; overtaken, it reads and changes again.
+ * Reads the ownership of every resource, lets `change` edit each one's owners, and writes them
+ * back in one request, only if each latest version is still the one read; overtaken, it reads
+ * and changes again. One write: every resource changes, or none.
  */
-async function rewriteOwners(ctx: GraphQLContext, resourceUrn: string, change: (owners: OwnerItem[]) => OwnerItem[]): Promise<void> {
+async function rewriteOwners(ctx: GraphQLContext, resourceUrns: readonly string[], change: (owners: OwnerItem[]) => OwnerItem[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await rewriteOnce(ctx, resourceUrn, change);
+      return await rewriteOnce(ctx, resourceUrns, change);
     } catch (error) {
       if (!(error instanceof PreconditionError)) throw error;
-      if (attempt >= TRIES) throw new ConflictError(`The ownership of ${resourceUrn} kept changing while it was being updated: send the mutation again`);
+      if (attempt >= TRIES) throw new ConflictError(`The ownership of ${resourceUrns.join(', ')} kept changing while it was being updated: send the mutation again`);
     }
   }
 }
 
-async function rewriteOnce(ctx: GraphQLContext, resourceUrn: string, change: (owners: OwnerItem[]) => OwnerItem[]): Promise<void> {
+async function rewriteOnce(ctx: GraphQLContext, resourceUrns: readonly string[], change: (owners: OwnerItem[]) => OwnerItem[]): Promise<void> {
   const context = writer(ctx);
-  const read = await ctx.services.reader.getAspect(resourceUrn, 'ownership');
-  const value = isRecord(read?.value) ? read.value : {};
-  const owners = (Array.isArray(value.owners) ? value.owners : []).filter(isRecord) as OwnerItem[];
-  const next = change(owners);
-  if (JSON.stringify(next) === JSON.stringify(owners)) return;
-  const written = { ...value, owners: next, lastModified: { time: Date.now(), actor: context.actor } };
-  const ifVersionMatch = read ? read.systemMetadata.version : '-1';
-  await ctx.services.ingest.ingest([{ urn: resourceUrn, aspect: 'ownership', changeType: 'UPSERT', value: written, ifVersionMatch }], context);
+  const proposals: Proposal[] = [];
+  for (const resourceUrn of new Set(resourceUrns)) {
+    const read = await ctx.services.reader.getAspect(resourceUrn, 'ownership');
+    const value = isRecord(read?.value) ? read.value : {};
+    const owners = (Array.isArray(value.owners) ? value.owners : []).filter(isRecord) as OwnerItem[];
+    const next = change(owners);
+    if (JSON.stringify(next) === JSON.stringify(owners)) continue;
+    const written = { ...value, owners: next, lastModified: { time: Date.now(), actor: context.actor } };
+    const ifVersionMatch = read ? read.systemMetadata.version : '-1';
+    proposals.push({ urn: resourceUrn, aspect: 'ownership', changeType: 'UPSERT', value: written, ifVersionMatch });
+  }
+  if (proposals.length > 0) await ctx.services.ingest.ingest(proposals, context);
 }
 
-async function addOwners(ctx: GraphQLContext, resourceUrn: string, inputs: readonly OwnerInput[]): Promise<boolean> {
+/** The owners added to (or replaced on) each resource; every resource and owner checked first. */
+async function addOwners(ctx: GraphQLContext, resourceUrns: readonly string[], inputs: readonly OwnerInput[]): Promise<boolean> {
   writer(ctx);
-  await checkResource(ctx, resourceUrn);
+  for (const resourceUrn of resourceUrns) await checkResource(ctx, resourceUrn);
   for (const owner of inputs) await checkOwner(ctx, owner);
-  await rewriteOwners(ctx, resourceUrn, (owners) => {
+  await rewriteOwners(ctx, resourceUrns, (owners) => {
     let next = owners;
     for (const input of inputs) {
       const typeUrn = input.ownershipTypeUrn ?? null;
@@ -108,6 +115,22 @@ async function addOwners(ctx: GraphQLContext, resourceUrn: string, inputs: reado
   return true;
 }
 
+/** The owners taken off each resource (of that ownership type only, when one is given). */
+async function removeOwners(ctx: GraphQLContext, resourceUrns: readonly string[], ownerUrns: readonly string[], ownershipTypeUrn: string | null | undefined): Promise<boolean> {
+  writer(ctx);
+  for (const ownerUrn of ownerUrns) parseUrn(ownerUrn);
+  for (const resourceUrn of resourceUrns) await checkResource(ctx, resourceUrn);
+  await rewriteOwners(ctx, resourceUrns, (owners) => owners.filter((item) => !ownerUrns.some((ownerUrn) => sameOwner(item, ownerUrn, ownershipTypeUrn))));
+  return true;
+}
+
+/** The resources of a batch: schema fields are not owned (DataHub's ownership is the entity's). */
+function batchResources(ctx: GraphQLContext, resources: readonly ResourceRef[]): string[] {
+  writer(ctx);
+  for (const ref of resources) refuseSubResource(ref);
+  return resources.map((ref) => ref.resourceUrn);
+}
+
 interface AddOwnerInput extends OwnerInput {
   resourceUrn: string;
 }
@@ -118,14 +141,24 @@ interface RemoveOwnerInput {
   resourceUrn: string;
 }
 
+interface BatchAddOwnersInput {
+  owners: OwnerInput[];
+  /** DataHub's input has it; each owner's own ownershipTypeUrn (or type) is what is written, as in DataHub. */
+  ownershipTypeUrn?: string | null;
+  resources: ResourceRef[];
+}
+
+interface BatchRemoveOwnersInput {
+  ownerUrns: string[];
+  ownershipTypeUrn?: string | null;
+  resources: ResourceRef[];
+}
+
 export const ownerMutations = {
-  addOwner: (_: unknown, { input }: { input: AddOwnerInput }, ctx: GraphQLContext) => addOwners(ctx, input.resourceUrn, [input]),
-  addOwners: (_: unknown, { input }: { input: { owners: OwnerInput[]; resourceUrn: string } }, ctx: GraphQLContext) => addOwners(ctx, input.resourceUrn, input.owners),
-  async removeOwner(_: unknown, { input }: { input: RemoveOwnerInput }, ctx: GraphQLContext): Promise<boolean> {
-    writer(ctx);
-    parseUrn(input.ownerUrn);
-    await checkResource(ctx, input.resourceUrn);
-    await rewriteOwners(ctx, input.resourceUrn, (owners) => owners.filter((item) => !sameOwner(item, input.ownerUrn, input.ownershipTypeUrn)));
-    return true;
-  },
+  addOwner: (_: unknown, { input }: { input: AddOwnerInput }, ctx: GraphQLContext) => addOwners(ctx, [input.resourceUrn], [input]),
+  addOwners: (_: unknown, { input }: { input: { owners: OwnerInput[]; resourceUrn: string } }, ctx: GraphQLContext) => addOwners(ctx, [input.resourceUrn], input.owners),
+  removeOwner: (_: unknown, { input }: { input: RemoveOwnerInput }, ctx: GraphQLContext) => removeOwners(ctx, [input.resourceUrn], [input.ownerUrn], input.ownershipTypeUrn),
+  batchAddOwners: (_: unknown, { input }: { input: BatchAddOwnersInput }, ctx: GraphQLContext) => addOwners(ctx, batchResources(ctx, input.resources), input.owners),
+  batchRemoveOwners: (_: unknown, { input }: { input: BatchRemoveOwnersInput }, ctx: GraphQLContext) =>
+    removeOwners(ctx, batchResources(ctx, input.resources), input.ownerUrns, input.ownershipTypeUrn),
 };

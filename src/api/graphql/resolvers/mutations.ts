@@ -34,15 +34,20 @@ export interface ResourceRef {
 /** The resource of a mutation of one (its input's resourceUrn, subResourceType, subResource). */
 export const one = (input: ResourceRef): ResourceRef => ({ resourceUrn: input.resourceUrn, subResourceType: input.subResourceType ?? null, subResource: input.subResource ?? null });
 
+/** A sub-resource (a schema field) is refused where a mutation is of the entity itself. */
+export function refuseSubResource(ref: ResourceRef): void {
+  if ((ref.subResource ?? '') !== '' || (ref.subResourceType ?? null) !== null) {
+    throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`);
+  }
+}
+
 /**
  * The resources must all exist (soft-deleted ones count, as in DataHub) before anything is
  * written. A sub-resource (a schema field) is refused: mutations of schema fields are not served.
  */
 export async function checkResources(ctx: GraphQLContext, refs: readonly ResourceRef[]): Promise<void> {
   for (const ref of refs) {
-    if ((ref.subResource ?? '') !== '' || (ref.subResourceType ?? null) !== null) {
-      throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`);
-    }
+    refuseSubResource(ref);
     parseUrn(ref.resourceUrn);
     if (!(await ctx.services.reader.exists(ref.resourceUrn))) {
       throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}. Entity does not exist.`);
