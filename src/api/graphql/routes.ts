@@ -17,6 +17,7 @@ import { fetchResolvers } from './resolvers/fetch.js';
 import { lineageResolvers } from './resolvers/lineage.js';
 import { domainMutations } from './resolvers/mutations-domains.js';
 import { ownerMutations } from './resolvers/mutations-owners.js';
+import { structuredMutations } from './resolvers/mutations-structured.js';
 import { tagMutations } from './resolvers/mutations-tags.js';
 import { termMutations } from './resolvers/mutations-terms.js';
 import { searchResolvers } from './resolvers/search.js';
@@ -43,7 +44,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations }, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations, ...structuredMutations }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,
