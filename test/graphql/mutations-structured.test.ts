@@ -224,6 +224,30 @@ describe('GraphQL structured-property mutations', () => {
     assert.deepEqual(await events(), before);
   });
 
+  it('updateStructuredProperty overtaken by another write reads again and keeps both changes', async () => {
+    const ingest = t.services.ingest;
+    const original = ingest.ingest.bind(ingest);
+    let overtaken = 0;
+    // The first time the mutation writes, another writer changes the description just before.
+    ingest.ingest = (async (proposals, context) => {
+      if (overtaken === 0 && proposals[0]?.urn === TEAM && proposals[0].ifVersionMatch !== undefined) {
+        overtaken++;
+        const current = await m.aspectOf(TEAM, 'propertyDefinition');
+        await original([{ urn: TEAM, aspect: 'propertyDefinition', changeType: 'UPSERT', value: { ...current, description: 'Who runs it' } }], { actor: WRITER, source: 'test' });
+      }
+      return original(proposals, context);
+    }) as typeof ingest.ingest;
+    try {
+      const { data } = await mutate(UPDATE, { input: { urn: TEAM, displayName: 'Team' } });
+      assert.equal(overtaken, 1);
+      assert.deepEqual([data.updateStructuredProperty.definition.displayName, data.updateStructuredProperty.definition.description], ['Team', 'Who runs it']);
+    } finally {
+      ingest.ingest = original;
+    }
+    const { displayName, description } = await stored(TEAM, 'propertyDefinition');
+    assert.deepEqual([displayName, description], ['Team', 'Who runs it']);
+  });
+
   it('updateStructuredProperty refuses narrowing, unknown properties and bad settings, writing nothing', async () => {
     const definition = await stored(TEAM, 'propertyDefinition');
     await refused([
@@ -235,7 +259,7 @@ describe('GraphQL structured-property mutations', () => {
       [UPDATE, 'updateStructuredProperty', { input: { urn: ORDERS, displayName: 'Orders' } }, `${ORDERS} is not a structured property urn`],
       [UPDATE, 'updateStructuredProperty', { input: { urn: 'not a urn', displayName: 'x' } }, 'Invalid urn!: not a urn'],
       // A second badge: the settings are refused, and the definition change of the same mutation is not written.
-      [UPDATE, 'updateStructuredProperty', { input: { urn: TEAM, displayName: 'Team', settings: { showAsAssetBadge: true } } }, `Cannot have more than one property set with show as badge. Property urns currently set: [${RETENTION}]`],
+      [UPDATE, 'updateStructuredProperty', { input: { urn: TEAM, displayName: 'The team', settings: { showAsAssetBadge: true } } }, `Cannot have more than one property set with show as badge. Property urns currently set: [${RETENTION}]`],
     ]);
     assert.deepEqual(await stored(TEAM, 'propertyDefinition'), definition);
   });
