@@ -248,6 +248,14 @@ describe('GraphQL structured-property mutations', () => {
     assert.deepEqual([displayName, description], ['Team', 'Who runs it']);
   });
 
+  it('two updates in one document: each answers the property as its own write left it', async () => {
+    const field = (alias: string, description: string) => `${alias}: updateStructuredProperty(input: {urn: "${TEAM}", description: "${description}"}) { definition { description } }`;
+    assert.deepEqual(await mutate(`mutation { ${field('first', 'One')} ${field('second', 'Two')} }`), {
+      data: { first: { definition: { description: 'One' } }, second: { definition: { description: 'Two' } } },
+    });
+    assert.equal((await stored(TEAM, 'propertyDefinition')).description, 'Two');
+  });
+
   it('updateStructuredProperty refuses narrowing, unknown properties and bad settings, writing nothing', async () => {
     const definition = await stored(TEAM, 'propertyDefinition');
     await refused([

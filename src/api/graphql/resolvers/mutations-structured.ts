@@ -125,6 +125,7 @@ async function checkAsset(ctx: GraphQLContext, assetUrn: string): Promise<void> 
 
 /** The asset's values as they read now (those of soft-deleted properties hidden). */
 async function valuesOf(ctx: GraphQLContext, assetUrn: string) {
+  ctx.entities.forget(assetUrn);
   const value = (await ctx.services.reader.getAspect(assetUrn, 'structuredProperties'))?.value;
   return shapeValues(assetUrn, isRecord(value) ? value : {});
 }
@@ -155,6 +156,7 @@ async function createStructuredProperty(_: unknown, { input }: Args<CreateInput>
     proposals.push({ urn, aspect: 'structuredPropertySettings', changeType: 'UPSERT', value: { ...applySettings({}, input.settings), lastModified: now } });
   }
   await ctx.services.ingest.ingest(proposals, context);
+  ctx.entities.forget(urn);
   return { urn };
 }
 
@@ -168,6 +170,7 @@ async function updateStructuredProperty(_: unknown, { input }: Args<UpdateInput>
   for (let attempt = 1; ; attempt++) {
     try {
       await updateOnce(ctx, input, allowedValues);
+      ctx.entities.forget(input.urn);
       return { urn: input.urn };
     } catch (error) {
       if (!(error instanceof PreconditionError)) throw error;
@@ -279,6 +282,7 @@ async function deleteStructuredProperty(_: unknown, { input }: Args<{ urn: strin
   const context = writer(ctx);
   await checkProperty(ctx, input.urn, `Structured property with urn ${input.urn} does not exist`);
   await ctx.services.ingest.ingest([{ urn: input.urn, aspect: 'status', changeType: 'UPSERT', value: { removed: true } }], context);
+  ctx.entities.forget(input.urn);
   return true;
 }
 
