@@ -89,6 +89,11 @@ export class EntityLoader {
     return found;
   }
 
+  /** Reads the entity again when next asked: a mutation changed it, and a later field of the same document must see that. */
+  forget(urn: string): void {
+    this.loaded.delete(urn);
+  }
+
   private readable(urn: string): boolean {
     try {
       this.reader.entityOf(urn);

@@ -19,6 +19,7 @@ import { deleteMutations } from './resolvers/mutations-deletes.js';
 import { descriptionMutations } from './resolvers/mutations-description.js';
 import { domainMutations } from './resolvers/mutations-domains.js';
 import { ownerMutations } from './resolvers/mutations-owners.js';
+import { structuredMutations } from './resolvers/mutations-structured.js';
 import { tagMutations } from './resolvers/mutations-tags.js';
 import { termMutations } from './resolvers/mutations-terms.js';
 import { searchResolvers } from './resolvers/search.js';
@@ -45,7 +46,7 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const types = new EntityTypes(services.registry);
   await app.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations, ...descriptionMutations, ...deleteMutations }, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations, ...descriptionMutations, ...deleteMutations, ...structuredMutations }, ...entityResolvers } as never,
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,

@@ -5,6 +5,7 @@ import { FETCH_SCHEMA } from './schema-fetch.js';
 import { DATA_JOB_PLATFORM_SCHEMA, LINEAGE_SCHEMA } from './schema-lineage.js';
 import { BATCH_MUTATION_SCHEMA, DELETE_MUTATION_SCHEMA, DESCRIPTION_MUTATION_SCHEMA } from './schema-edits.js';
 import { DOMAIN_MUTATION_SCHEMA, MUTATION_SCHEMA, OWNER_MUTATION_SCHEMA, TERM_MUTATION_SCHEMA } from './schema-mutations.js';
+import { STRUCTURED_MUTATION_SCHEMA } from './schema-structured-mutations.js';
 import { STRUCTURED_SCHEMA } from './schema-structured.js';
 import { searchSchema } from './schema-search.js';
 
@@ -14,5 +15,5 @@ import { searchSchema } from './schema-search.js';
  * validation with graphql-js's message naming the field or type.
  */
 export function schemaText(types: EntityTypes): string {
-  return searchSchema(types) + ENTITY_SCHEMA + DATASET_SCHEMA_SCHEMA + STRUCTURED_SCHEMA + FETCH_SCHEMA + LINEAGE_SCHEMA + DATA_JOB_PLATFORM_SCHEMA + MUTATION_SCHEMA + OWNER_MUTATION_SCHEMA + DOMAIN_MUTATION_SCHEMA + TERM_MUTATION_SCHEMA + DESCRIPTION_MUTATION_SCHEMA + BATCH_MUTATION_SCHEMA + DELETE_MUTATION_SCHEMA;
+  return searchSchema(types) + ENTITY_SCHEMA + DATASET_SCHEMA_SCHEMA + STRUCTURED_SCHEMA + FETCH_SCHEMA + LINEAGE_SCHEMA + DATA_JOB_PLATFORM_SCHEMA + MUTATION_SCHEMA + OWNER_MUTATION_SCHEMA + DOMAIN_MUTATION_SCHEMA + TERM_MUTATION_SCHEMA + DESCRIPTION_MUTATION_SCHEMA + BATCH_MUTATION_SCHEMA + DELETE_MUTATION_SCHEMA + STRUCTURED_MUTATION_SCHEMA;
 }

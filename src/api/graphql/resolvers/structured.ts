@@ -40,15 +40,25 @@ function propertyValue(value: unknown): Value | undefined {
   return undefined;
 }
 
+/** A definition's typeQualifier: its allowedTypes as entity type entities; null without any. */
+function typeQualifier(value: unknown) {
+  if (!isRecord(value) || !Array.isArray(value.allowedTypes)) return null;
+  return { allowedTypes: value.allowedTypes.filter((t): t is string => typeof t === 'string').map((urn) => ({ urn })) };
+}
+
 /** An entity's `structuredProperties` field: null without the aspect, as DataHub answers. */
 export async function structuredValues(o: EntityRef, _: unknown, ctx: GraphQLContext) {
   const value = await aspect(ctx, o.urn, 'structuredProperties');
-  if (!value) return null;
+  return value ? shapeValues(o.urn, value) : null;
+}
+
+/** A `structuredProperties` aspect's value as DataHub's StructuredProperties type. */
+export function shapeValues(urn: string, value: Record<string, unknown>) {
   return {
     properties: list(value.properties).flatMap((entry) => {
       if (!isRecord(entry) || typeof entry.propertyUrn !== 'string') return [];
       const values = list(entry.values).flatMap((v) => propertyValue(v) ?? []);
-      return [{ structuredProperty: { urn: entry.propertyUrn }, values, associatedUrn: o.urn }];
+      return [{ structuredProperty: { urn: entry.propertyUrn }, values, associatedUrn: urn }];
     }),
   };
 }
@@ -76,6 +86,7 @@ export const structuredResolvers = {
             })
           : null,
         entityTypes: list(v.entityTypes).filter((t): t is string => typeof t === 'string').map((urn) => ({ urn })),
+        typeQualifier: typeQualifier(v.typeQualifier),
       };
     },
     /** Null without a settings aspect, as DataHub's mapper leaves it. */
