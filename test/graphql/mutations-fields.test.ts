@@ -9,6 +9,7 @@ import { graphql } from './queries.js';
 const ORDERS = datasetUrn('fields.orders');
 const USERS = datasetUrn('fields.users');
 const BARE = datasetUrn('fields.bare');
+const CHART = 'urn:li:chart:(looker,fields.chart)';
 const PII = 'urn:li:tag:pii';
 const GOLD = 'urn:li:tag:gold';
 const REVENUE = 'urn:li:glossaryTerm:revenue';
@@ -54,6 +55,7 @@ describe('GraphQL label mutations of schema fields', () => {
         // A field already described: labels join what is there, the description is kept.
         { urn: USERS, aspect: 'editableSchemaMetadata', changeType: 'UPSERT', value: { created: SEED, lastModified: SEED, editableSchemaFieldInfo: [{ fieldPath: 'email', description: 'Contact address' }] } },
         { urn: BARE, aspect: 'datasetProperties', changeType: 'UPSERT', value: { name: 'bare' } },
+        { urn: CHART, aspect: 'chartInfo', changeType: 'UPSERT', value: { title: 'Revenue', description: '', lastModified: { created: SEED, lastModified: SEED } } },
         { urn: PII, aspect: 'tagProperties', changeType: 'UPSERT', value: { name: 'PII' } },
         { urn: GOLD, aspect: 'tagProperties', changeType: 'UPSERT', value: { name: 'Gold' } },
         { urn: REVENUE, aspect: 'glossaryTermInfo', changeType: 'UPSERT', value: { name: 'Revenue', definition: 'Money in', termSource: 'INTERNAL' } },
@@ -162,6 +164,8 @@ describe('GraphQL label mutations of schema fields', () => {
       [ADD_TAG, 'addTag', { tagUrn: PII, ...on(ORDERS, 'nope') }, `Failed to update ${ORDERS} & field nope. Field nope does not exist in the datasets schema.`],
       [REMOVE_TERM, 'removeTerm', { termUrn: REVENUE, ...on(ORDERS, 'Total') }, `Failed to update ${ORDERS} & field Total. Field Total does not exist in the datasets schema.`],
       [ADD_TAG, 'addTag', { tagUrn: PII, ...on(BARE, 'id') }, `Failed to update ${BARE} & field id. ${BARE} has no schema.`],
+      // A type without schemas has none either.
+      [ADD_TAG, 'addTag', { tagUrn: PII, ...on(CHART, 'id') }, `Failed to update ${CHART} & field id. ${CHART} has no schema.`],
       [ADD_TAG, 'addTag', { tagUrn: PII, resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD' }, `Failed to update resource with urn ${ORDERS}. SubResourceType (DATASET_FIELD) provided without a subResource.`],
       [ADD_TAG, 'addTag', { tagUrn: PII, resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: '' }, `Failed to update resource with urn ${ORDERS}. SubResourceType (DATASET_FIELD) provided without a subResource.`],
       [ADD_TERM, 'addTerm', { termUrn: REVENUE, resourceUrn: ORDERS, subResource: 'id' }, `Failed to updates resource with urn ${ORDERS}. SubResource (id) provided without a subResourceType.`],

@@ -37,7 +37,9 @@ export async function checkSubResource(ctx: GraphQLContext, ref: SubResource): P
   if (field === '') throw new ValidationError(`Failed to update resource with urn ${urn}. SubResourceType (${type}) provided without a subResource.`);
   // DataHub's message, "updates" included.
   if (type === null) throw new ValidationError(`Failed to updates resource with urn ${urn}. SubResource (${field}) provided without a subResourceType.`);
-  const schema = (await ctx.services.reader.getAspect(urn, 'schemaMetadata'))?.value;
+  // Only datasets (and the few types like them) have schemas; any other entity has none to name a field of.
+  const hasSchemas = ctx.services.registry.aspectOf(ctx.services.reader.entityOf(urn).entity, 'schemaMetadata') !== undefined;
+  const schema = hasSchemas ? (await ctx.services.reader.getAspect(urn, 'schemaMetadata'))?.value : undefined;
   if (!isRecord(schema)) throw new ValidationError(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
   const fields = Array.isArray(schema.fields) ? schema.fields : [];
   if (!fields.some((f) => isRecord(f) && f.fieldPath === field)) {
