@@ -84,7 +84,7 @@ describe('GraphQL lineage and relationships of entities', () => {
         createdActor: null,
         updatedOn: null,
         updatedActor: null,
-        isManual: null,
+        isManual: false,
         paths: [{ path: [{ urn: mart }, { urn }] }],
       })),
     });
@@ -102,8 +102,10 @@ describe('GraphQL lineage and relationships of entities', () => {
     assert.deepEqual(types(await lineage(exported, { direction: 'UPSTREAM' })), [`Produces DATA_JOB ${job}`]);
   });
 
-  it('includeGhostEntities keeps neighbours named by edges but never stored; separateSiblings changes nothing', async () => {
+  it('includeGhostEntities keeps neighbours named by edges but never stored, and soft-deleted ones; separateSiblings changes nothing', async () => {
     assert.deepEqual(urnsOf(await lineage(clean, { direction: 'UPSTREAM', includeGhostEntities: true })), [ghost, raw]);
+    assert.deepEqual(urnsOf(await lineage(raw, { direction: 'DOWNSTREAM', includeGhostEntities: true })), [clean, gone, mart]);
+    assert.deepEqual(urnsOf(await lineage(raw, { direction: 'DOWNSTREAM' })), [clean, mart]);
     assert.deepEqual(urnsOf(await lineage(clean, { direction: 'UPSTREAM', includeGhostEntities: false, separateSiblings: true })), [raw]);
     assert.deepEqual(urnsOf(await lineage(clean, { direction: 'UPSTREAM', separateSiblings: false })), [raw]);
   });

@@ -54,7 +54,7 @@ input LineageInput {
   "Refused when given: urnbase's edges carry no time range."
   startTimeMillis: Long
   endTimeMillis: Long
-  "Keep neighbours that are named by edges but not stored (default false, as in DataHub)."
+  "Keep neighbours named by edges but not stored, and soft-deleted ones (default false, as in DataHub)."
   includeGhostEntities: Boolean
 }
 
@@ -73,7 +73,7 @@ type LineageRelationship {
   entity: Entity
   "Always 1: one hop."
   degree: Int!
-  "Null: urnbase's edges keep no audit stamps."
+  "Null: urnbase's edges keep no audit stamps (isManual is false)."
   createdOn: Long
   createdActor: Entity
   updatedOn: Long

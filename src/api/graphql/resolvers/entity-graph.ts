@@ -104,9 +104,13 @@ async function edgesOf(ctx: GraphQLContext, urns: string[], direction: EdgeDirec
   return found;
 }
 
-/** Lineage neighbours of many entities; without ghosts, only those stored (one read of their keys). */
+/**
+ * Lineage neighbours of many entities. Without ghosts, only those stored (one read of their keys)
+ * and not soft-deleted; with them, every one (DataHub's includeGhostEntities keeps soft-deleted
+ * ones too).
+ */
 async function neighboursOf(ctx: GraphQLContext, urns: string[], direction: LineageDirection, ghosts: boolean): Promise<Map<string, LineageHit[]>> {
-  const found = await ctx.services.lineage.neighbours(urns, direction);
+  const found = await ctx.services.lineage.neighbours(urns, direction, ghosts);
   if (ghosts) return found;
   const named = [...new Set([...found.values()].flat().map((hit) => hit.urn))].filter((urn) => known(ctx, urn));
   const stored = await ctx.services.reader.getEntities(named, new Set());
@@ -162,7 +166,8 @@ export const entityGraphFields = {
         createdActor: null,
         updatedOn: null,
         updatedActor: null,
-        isManual: null,
+        // DataHub's answer when the edge does not say (urnbase's never do).
+        isManual: false,
         paths: [{ path: [{ urn: o.urn }, { urn: hit.urn }] }],
       })),
     };
