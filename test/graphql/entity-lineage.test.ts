@@ -170,6 +170,17 @@ describe('GraphQL lineage and relationships of entities', () => {
     }
   });
 
+  it('pages by 100 when no count is asked, as DataHub does', async () => {
+    const wide = datasetUrn('el.wide');
+    const many = Array.from({ length: 101 }, (_, i) => `urn:li:corpuser:u${String(i).padStart(3, '0')}`);
+    await write(t, 'dataset', wide, 'ownership', { owners: many.map((owner) => ({ owner, type: 'DATAOWNER' })), lastModified: { time: 0, actor: JDOE } });
+    await write(t, 'dataset', wide, 'upstreamLineage', upstreams(...many.map((_, i) => datasetUrn(`el.up${String(i).padStart(3, '0')}`))));
+    const owners = await related(wide, { types: ['OwnedBy'], direction: 'OUTGOING' });
+    assert.deepEqual([owners.start, owners.count, owners.total, owners.relationships.at(-1).entity.urn], [0, 100, 101, many[99]]);
+    const up = await lineage(wide, { direction: 'UPSTREAM', includeGhostEntities: true });
+    assert.deepEqual([up.start, up.count, up.total, up.relationships.at(-1).entity.urn], [0, 100, 101, datasetUrn('el.up099')]);
+  });
+
   it('refuses a time range, a negative start or count, no relationship types or a name that is none, as BAD_REQUEST', async () => {
     const refused = async (query: string, variables: Record<string, unknown>, message: string) => {
       const { body } = await graphql(t, query, variables);

@@ -24,7 +24,7 @@ input RelationshipsInput {
   types: [String!]!
   direction: RelationshipDirection!
   start: Int
-  "10 when absent."
+  "100 when absent."
   count: Int
   "Keep relationships to soft-deleted entities (default false)."
   includeSoftDelete: Boolean

@@ -131,7 +131,7 @@ export const entityGraphFields = {
   async relationships(o: EntityRef, { input }: { input: RelationshipsInput }, ctx: GraphQLContext) {
     const types = relationshipTypes(input.types).filter((t) => t !== '*');
     if (types.length === 0) throw new ValidationError('types must name at least one relationship type (DownstreamOf, OwnedBy, …)');
-    const { start, count } = window(input.start, input.count, 10);
+    const { start, count } = window(input.start, input.count, 100);
     const includeRemoved = input.includeSoftDelete === true;
     const key = JSON.stringify(['relationships', input.direction, types, includeRemoved]);
     const edges = await loader(ctx, key, (urns) => edgesOf(ctx, urns, input.direction, types, includeRemoved)).load(o.urn);
