@@ -82,7 +82,7 @@ describe('GraphQL batch owner and domain mutations', () => {
     const cases: Array<[string, string, Record<string, unknown>, string]> = [
       ['batchAddOwners', BATCH_ADD, { owners: [JANE_OWNER], resources: resources(SALES, MISSING) }, `Failed to change ownership for resource ${MISSING}. Resource does not exist.`],
       ['batchAddOwners', BATCH_ADD, { owners: [JANE_OWNER, { ownerUrn: 'urn:li:corpuser:nobody', ownerEntityType: 'CORP_USER', type: 'DATAOWNER' }], resources: resources(SALES) }, 'Failed to change ownership for resource(s). Owner with urn urn:li:corpuser:nobody does not exist.'],
-      ['batchAddOwners', BATCH_ADD, { owners: [JANE_OWNER], resources: [{ resourceUrn: SALES, subResourceType: 'DATASET_FIELD', subResource: 'id' }] }, `Failed to update resource with urn ${SALES}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`],
+      ['batchAddOwners', BATCH_ADD, { owners: [JANE_OWNER], resources: [{ resourceUrn: SALES, subResourceType: 'DATASET_FIELD', subResource: 'id' }] }, `Failed to update resource with urn ${SALES}: this mutation is of the entity itself, not of a schema field (subResource)`],
       ['batchRemoveOwners', BATCH_REMOVE, { ownerUrns: [JANE], resources: resources(ORDERS, MISSING) }, `Failed to change ownership for resource ${MISSING}. Resource does not exist.`],
       ['batchSetDomain', BATCH_DOMAIN, { domainUrn: FINANCE, resources: resources(SALES, MISSING) }, `Failed to update resource with urn ${MISSING}. Entity does not exist.`],
       ['batchSetDomain', BATCH_DOMAIN, { domainUrn: 'urn:li:domain:none', resources: resources(SALES) }, 'Failed to validate Domain with urn urn:li:domain:none. Urn does not exist.'],

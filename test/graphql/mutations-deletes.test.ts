@@ -143,7 +143,7 @@ describe('GraphQL delete, soft delete and deprecation mutations', () => {
     );
     assert.deepEqual(
       await m.mutate(DEPRECATE, { input: { urn: SALES, deprecated: true, subResourceType: 'DATASET_FIELD', subResource: 'id' } }),
-      refused('updateDeprecation', DEPRECATE, `Failed to update resource with urn ${SALES}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`),
+      refused('updateDeprecation', DEPRECATE, `Failed to update resource with urn ${SALES}: this mutation is of the entity itself, not of a schema field (subResource)`),
     );
     assert.deepEqual(
       await m.mutate(BATCH_DEPRECATE, { input: { deprecated: false, resources: [{ resourceUrn: ORDERS }, { resourceUrn: MISSING }] } }),

@@ -121,13 +121,14 @@ describe('GraphQL tag mutations', () => {
     assert.equal(await tagsOf(MISSING), undefined);
   });
 
-  it('refuses tags of a schema field (subResource) clearly, writing nothing', async () => {
+  it('refuses tags of a schema field its dataset has no schema for, writing nothing (fields: mutations-fields.test.ts)', async () => {
     const body = await mutate(ADD_TAG, { input: { tagUrn: GOLD, resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'id' } });
     assert.deepEqual(body, {
       data: { addTag: null },
-      errors: [badRequest(`Failed to update resource with urn ${ORDERS}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`, ADD_TAG, 'addTag')],
+      errors: [badRequest(`Failed to update ${ORDERS} & field id. ${ORDERS} has no schema.`, ADD_TAG, 'addTag')],
     });
     assert.deepEqual(await tagsOf(ORDERS), { tags: [{ tag: PII }] });
+    assert.equal(await m.aspectOf(ORDERS, 'editableSchemaMetadata'), undefined);
   });
 
   it('refuses every tag mutation to a viewer token with UNAUTHORIZED, writing nothing', async () => {

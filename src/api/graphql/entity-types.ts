@@ -41,9 +41,16 @@ const OBJECT_TYPES = new Map(Object.entries({
   mlFeatureTable: 'MLFeatureTable',
   mlFeature: 'MLFeature',
   mlPrimaryKey: 'MLPrimaryKey',
+  form: 'Form',
 }).map(([name, type]) => [name.toLowerCase(), type]));
 
 export const OTHER_ENTITY = 'OtherEntity';
+
+/**
+ * Every object type implementing Entity: one per entity type above, those only a structured
+ * property's definition names (schema-structured.ts), DataHub's documents, and OtherEntity.
+ */
+export const ENTITY_OBJECT_TYPES: readonly string[] = [...new Set(OBJECT_TYPES.values()), 'DataTypeEntity', 'EntityTypeEntity', 'Document', OTHER_ENTITY];
 
 /** The GraphQL object type of a registry entity type name (any case), OtherEntity when the schema has none. */
 export function objectTypeOf(entityName: string): string {

@@ -40,6 +40,9 @@ export const ASPECTS_READ: ReadonlySet<string> = new Set([
   'structuredProperties',
   'structuredPropertySettings',
   'dataTypeInfo',
+  // resolvers/forms.ts
+  'forms',
+  'formInfo',
   // editableProperties (resolvers/entities.ts)
   'editableDatasetProperties',
   'editableChartProperties',

@@ -13,7 +13,9 @@ import { executionError, requestError, type GraphQLAnswerError } from './errors.
 import { EntityLoader, SCHEMA_ASPECTS } from './loaders.js';
 import { dataJobPlatformResolvers } from './resolvers/data-job-platform.js';
 import { entityResolvers } from './resolvers/entities.js';
+import { entityGraphResolvers } from './resolvers/entity-graph.js';
 import { fetchResolvers } from './resolvers/fetch.js';
+import { formResolvers } from './resolvers/forms.js';
 import { lineageResolvers } from './resolvers/lineage.js';
 import { deleteMutations } from './resolvers/mutations-deletes.js';
 import { descriptionMutations } from './resolvers/mutations-description.js';
@@ -60,8 +62,10 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
     // Errors are shaped once, below, where the request is known.
     errorFormatter: (execution) => ({ statusCode: 200, response: execution as never }),
   });
-  // Fields added to a type entityResolvers has (DataJob): defined field by field, beside its own.
+  // Fields added to types entityResolvers has (DataJob's platform, forms, relationships and lineage): defined field by field, beside its own.
   app.graphql.defineResolvers(dataJobPlatformResolvers as never);
+  app.graphql.defineResolvers(formResolvers as never);
+  app.graphql.defineResolvers(entityGraphResolvers as never);
 
   const execute = async (request: GraphQLRequest, req: FastifyRequest, reply: FastifyReply): Promise<Answer> => {
     const refused = jsonDocumentError(request.query);

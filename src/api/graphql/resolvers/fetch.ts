@@ -33,6 +33,7 @@ export const FETCHES: Readonly<Record<string, string>> = {
   mlFeatureTable: 'mlFeatureTable',
   mlFeature: 'mlFeature',
   mlPrimaryKey: 'mlPrimaryKey',
+  form: 'form',
 };
 
 /**

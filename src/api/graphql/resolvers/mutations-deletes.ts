@@ -4,7 +4,7 @@ import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
 import { entityDeletion } from '../../entity-writes.js';
 import type { GraphQLContext } from '../context.js';
-import { checkResources, one, writer, type ResourceRef } from './mutations.js';
+import { checkResources, one, refuseSubResource, writer, type ResourceRef } from './mutations.js';
 
 /**
  * The end of an entity's life, as DataHub's resolvers serve it: the hard deletes of tags, domains
@@ -105,12 +105,15 @@ async function updateDeprecation(_: unknown, { input }: { input: DeprecationFiel
   const ref: ResourceRef = one({ resourceUrn: input.urn, subResourceType: input.subResourceType, subResource: input.subResource });
   parseUrn(input.urn);
   if (!(await ctx.services.reader.exists(input.urn))) throw new ValidationError(`Failed to update deprecation for Entity ${input.urn}. Entity does not exist.`);
+  // Deprecation is the entity's: a schema field has none.
+  refuseSubResource(ref);
   await checkResources(ctx, [ref]);
   return writeDeprecation(ctx, [input.urn], input);
 }
 
 async function batchUpdateDeprecation(_: unknown, { input }: { input: DeprecationFields & { resources: ResourceRef[] } }, ctx: GraphQLContext): Promise<boolean> {
   writer(ctx);
+  input.resources.forEach(refuseSubResource);
   await checkResources(ctx, input.resources);
   return writeDeprecation(ctx, input.resources.map((ref) => ref.resourceUrn), input);
 }

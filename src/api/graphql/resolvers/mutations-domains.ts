@@ -3,7 +3,7 @@ import type { Proposal } from '../../../ingest/proposal.js';
 import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
-import { checkResources, writer, type ResourceRef } from './mutations.js';
+import { checkResources, refuseSubResource, writer, type ResourceRef } from './mutations.js';
 
 /**
  * setDomain, unsetDomain and batchSetDomain: each entity's domains aspect written whole (one domain, or none), as
@@ -54,6 +54,8 @@ export const domainMutations = {
         throw new ValidationError(`Failed to validate Domain with urn ${domainUrn}. Urn does not exist.`);
       }
     }
+    // A domain is the entity's: a schema field cannot be in one.
+    input.resources.forEach(refuseSubResource);
     await checkResources(ctx, input.resources);
     return writeDomains(ctx, input.resources.map((ref) => ref.resourceUrn), domainUrn === null ? [] : [domainUrn]);
   },

@@ -6,6 +6,7 @@ import type { Proposal, WriteContext } from '../../../ingest/proposal.js';
 import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
+import { checkSubResource, toggleFieldItems } from './field-labels.js';
 
 /**
  * What every mutation shares: the role check, the write context, and the existence checks of
@@ -34,25 +35,28 @@ export interface ResourceRef {
 /** The resource of a mutation of one (its input's resourceUrn, subResourceType, subResource). */
 export const one = (input: ResourceRef): ResourceRef => ({ resourceUrn: input.resourceUrn, subResourceType: input.subResourceType ?? null, subResource: input.subResource ?? null });
 
-/** A sub-resource (a schema field) is refused where a mutation is of the entity itself. */
+/** A sub-resource (a schema field) is refused where a mutation is of the entity itself (owners, domains, deprecation). */
 export function refuseSubResource(ref: ResourceRef): void {
   if ((ref.subResource ?? '') !== '' || (ref.subResourceType ?? null) !== null) {
-    throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}: subResource (schema fields) is not supported by urnbase yet; label the dataset itself`);
+    throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}: this mutation is of the entity itself, not of a schema field (subResource)`);
   }
 }
 
 /**
  * The resources must all exist (soft-deleted ones count, as in DataHub) before anything is
- * written. A sub-resource (a schema field) is refused: mutations of schema fields are not served.
+ * written, and a schema field one names (subResource) must be in its dataset's schema. Answers
+ * each resource's schema field ('' when it names none), in order.
  */
-export async function checkResources(ctx: GraphQLContext, refs: readonly ResourceRef[]): Promise<void> {
+export async function checkResources(ctx: GraphQLContext, refs: readonly ResourceRef[]): Promise<string[]> {
+  const fields: string[] = [];
   for (const ref of refs) {
-    refuseSubResource(ref);
     parseUrn(ref.resourceUrn);
     if (!(await ctx.services.reader.exists(ref.resourceUrn))) {
       throw new ValidationError(`Failed to update resource with urn ${ref.resourceUrn}. Entity does not exist.`);
     }
+    fields.push(await checkSubResource(ctx, ref));
   }
+  return fields;
 }
 
 /** Labels (tags, terms, …) to add must be URNs of their entity type and exist. */
@@ -78,16 +82,19 @@ export interface LabelAspect {
 }
 
 /**
- * Adds (or removes) the labels on every resource, in one write: all of them, or none when one is
+ * Adds (or removes) the labels on every resource (an entity, or a schema field of a dataset), in one write: all of them, or none when one is
  * refused. Removing a label that no longer exists is allowed (DataHub's rule), adding one is not.
  */
 export async function changeLabels(ctx: GraphQLContext, label: LabelAspect, urns: readonly string[], resources: readonly ResourceRef[], adding: boolean): Promise<boolean> {
   const context = writer(ctx);
-  await checkResources(ctx, resources);
+  const fields = await checkResources(ctx, resources);
   if (adding) await checkLabels(ctx, urns, label.entityType);
   const items = urns.map((urn) => ({ [label.key]: urn }));
   const proposals: Proposal[] = [];
-  for (const { resourceUrn } of resources) proposals.push(...(await toggleItems(ctx, resourceUrn, label, items, adding, context.actor)));
+  for (const [i, { resourceUrn }] of resources.entries()) {
+    const field = fields[i];
+    proposals.push(...(await (field === '' ? toggleItems(ctx, resourceUrn, label, items, adding, context.actor) : toggleFieldItems(ctx, resourceUrn, field, label, items, adding, context.actor))));
+  }
   if (proposals.length > 0) await ctx.services.ingest.ingest(proposals, context);
   return true;
 }

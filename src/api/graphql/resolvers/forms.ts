@@ -1,0 +1,85 @@
+import { isRecord } from '../../../json.js';
+import { entityTypeOf } from '../../../urn/urn.js';
+import type { GraphQLContext } from '../context.js';
+import { aspectOf } from '../loaders.js';
+import { FORM_HOLDERS } from '../schema-forms.js';
+import { governanceResolvers } from './governance.js';
+
+/**
+ * Forms, read only: the forms an entity is assigned (its `forms` aspect, as the forms workflow
+ * would write it) and the `form` entity (its formInfo and ownership). Both are read through the
+ * request's EntityLoader, so a page of results is one batch read.
+ */
+interface EntityRef {
+  urn: string;
+}
+
+type Value = Record<string, unknown>;
+
+const list = (value: unknown): Value[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** An audit stamp with its actor as a user (null when the actor is not one). */
+function resolvedStamp(value: unknown) {
+  if (!isRecord(value) || typeof value.time !== 'number') return null;
+  const actor = text(value.actor);
+  return { time: value.time, actor: actor && entityTypeOf(actor).toLowerCase() === 'corpuser' ? { urn: actor } : null };
+}
+
+function prompts(value: unknown) {
+  return list(value).flatMap((p) => {
+    const lastModified = resolvedStamp(p.lastModified);
+    return typeof p.id === 'string' && lastModified ? [{ id: p.id, lastModified }] : [];
+  });
+}
+
+function association(item: Value, associatedUrn: string) {
+  const urn = text(item.urn) ?? '';
+  return { urn, associatedUrn, incompletePrompts: prompts(item.incompletePrompts), completedPrompts: prompts(item.completedPrompts), form: { urn } };
+}
+
+async function forms(o: EntityRef, _: unknown, ctx: GraphQLContext) {
+  const value = aspectOf(await ctx.entities.load(o.urn), 'forms');
+  if (!value) return null;
+  const assigned = (field: string) => list(value[field]).filter((item) => typeof item.urn === 'string').map((item) => association(item, o.urn));
+  return {
+    incompleteForms: assigned('incompleteForms'),
+    completedForms: assigned('completedForms'),
+    verifications: list(value.verifications)
+      .filter((v) => typeof v.form === 'string')
+      .map((v) => ({ form: { urn: v.form as string }, lastModified: resolvedStamp(v.lastModified) })),
+  };
+}
+
+function formInfo(value: Value, formUrn: string) {
+  return {
+    name: text(value.name) ?? '',
+    description: text(value.description),
+    // The model's default.
+    type: text(value.type) ?? 'COMPLETION',
+    prompts: list(value.prompts).map((p) => {
+      const property = isRecord(p.structuredPropertyParams) ? text(p.structuredPropertyParams.urn) : null;
+      return {
+        id: text(p.id) ?? '',
+        formUrn,
+        title: text(p.title) ?? '',
+        description: text(p.description),
+        type: text(p.type),
+        structuredPropertyParams: property ? { structuredProperty: { urn: property } } : null,
+        required: p.required === true,
+      };
+    }),
+  };
+}
+
+export const formResolvers = {
+  Form: {
+    type: (o: EntityRef, _: unknown, ctx: GraphQLContext) => ctx.types.enumOfUrn(o.urn),
+    async info(o: EntityRef, _: unknown, ctx: GraphQLContext) {
+      const value = aspectOf(await ctx.entities.load(o.urn), 'formInfo');
+      return value ? formInfo(value, o.urn) : null;
+    },
+    ownership: governanceResolvers.ownership,
+  },
+  ...Object.fromEntries(FORM_HOLDERS.map((type) => [type, { forms }])),
+};
