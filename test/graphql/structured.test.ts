@@ -76,6 +76,12 @@ describe('GraphQL structured properties', () => {
     });
   });
 
+  it('answers the entities the values name (a URN-typed property\'s), none for other values', async () => {
+    const { body } = await graphql(t, `query q($urn: String!) { dataset(urn: $urn) { structuredProperties { properties { structuredProperty { urn } valueEntities { urn type ... on CorpUser { username } } } } } }`, { urn: DATASET });
+    const entities = Object.fromEntries(body.data.dataset.structuredProperties.properties.map((p: { structuredProperty: { urn: string }; valueEntities: unknown }) => [p.structuredProperty.urn, p.valueEntities]));
+    assert.deepEqual(entities, { [urns.text]: [], [urns.number]: [], [urns.urn]: [{ urn: OWNER, type: 'CORP_USER', username: 'jdoe' }], [urns.date]: [], [urns.richText]: [] });
+  });
+
   it('answers the values on a domain, and null for an entity without any', async () => {
     const { body } = await graphql(t, `query q($domain: String!) { domain(urn: $domain) { ${VALUES} } }`, { domain: DOMAIN });
     assert.deepEqual(body.data.domain.structuredProperties.properties, [entry(urns.number, 'io.example.retention', 'Retention', 'NUMBER', [{ __typename: 'NumberValue', numberValue: 30 }], DOMAIN)]);

@@ -89,6 +89,8 @@ type StructuredPropertyEntity implements Entity {
 type StructuredPropertiesEntry {
   structuredProperty: StructuredPropertyEntity!
   values: [PropertyValue]!
+  "The entities the values name: those that are URNs (a URN-typed property's), in the values' order."
+  valueEntities: [Entity]
   associatedUrn: String!
 }
 

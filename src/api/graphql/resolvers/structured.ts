@@ -1,4 +1,5 @@
 import { isRecord } from '../../../json.js';
+import { parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
 import { aspectOf } from '../loaders.js';
 
@@ -40,6 +41,17 @@ function propertyValue(value: unknown): Value | undefined {
   return undefined;
 }
 
+/** The entity a value names, as DataHub's mapper reads it: a string value that is a URN. */
+function valueEntity(value: Value): EntityRef[] {
+  if (!('stringValue' in value) || !value.stringValue.startsWith('urn:li:')) return [];
+  try {
+    parseUrn(value.stringValue);
+  } catch {
+    return [];
+  }
+  return [{ urn: value.stringValue }];
+}
+
 /** A definition's typeQualifier: its allowedTypes as entity type entities; null without any. */
 function typeQualifier(value: unknown) {
   if (!isRecord(value) || !Array.isArray(value.allowedTypes)) return null;
@@ -58,7 +70,7 @@ export function shapeValues(urn: string, value: Record<string, unknown>) {
     properties: list(value.properties).flatMap((entry) => {
       if (!isRecord(entry) || typeof entry.propertyUrn !== 'string') return [];
       const values = list(entry.values).flatMap((v) => propertyValue(v) ?? []);
-      return [{ structuredProperty: { urn: entry.propertyUrn }, values, associatedUrn: urn }];
+      return [{ structuredProperty: { urn: entry.propertyUrn }, values, valueEntities: values.flatMap(valueEntity), associatedUrn: urn }];
     }),
   };
 }
