@@ -76,6 +76,8 @@ describe('console: GraphiQL', { skip: BROWSER_SKIP }, () => {
     assert.ok(calls.some((c) => c.query.includes('__schema')), 'the schema was introspected');
     assert.ok(calls.some((c) => c.query === COUNT_DATASETS), 'the query was sent');
     assert.deepEqual(new Set(calls.map((c) => c.authorization)), new Set([`Bearer ${ADMIN}`]), 'every call carries the session\'s token');
+    // Each editor's textarea (what a screen reader meets) is named after its editor.
+    assert.deepEqual(await page.locator('.CodeMirror textarea').evaluateAll((areas) => areas.map((a) => a.getAttribute('aria-label'))), ['Query Editor', 'Variables', 'Result Window']);
 
     // The docs, from introspection: the root types and a field of Query.
     await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();

@@ -28,6 +28,20 @@ const DEFAULT_QUERY = `# urnbase's GraphQL API (DataHub's).
 }
 `;
 
+/**
+ * CodeMirror's hidden textareas (what a screen reader meets in each editor) carry no label in
+ * GraphiQL 4: each takes its editor's (the section's, e.g. "Query Editor"), as editors appear.
+ */
+function labelEditors(root: HTMLElement): void {
+  const label = () => {
+    for (const area of root.querySelectorAll<HTMLTextAreaElement>('.CodeMirror textarea:not([aria-label])')) {
+      const name = area.closest('[aria-label]')?.getAttribute('aria-label');
+      if (name) area.setAttribute('aria-label', name);
+    }
+  };
+  new MutationObserver(label).observe(root, { childList: true, subtree: true });
+}
+
 const session = getSession();
 if (!session) {
   location.replace(SIGN_IN);
@@ -38,7 +52,9 @@ if (!session) {
   };
   const fetcher = sessionFetcher(session, signOut);
   const who = session.actor.replace('urn:li:corpuser:', '');
-  createRoot(document.getElementById('graphiql')!).render(
+  const root = document.getElementById('graphiql')!;
+  labelEditors(root);
+  createRoot(root).render(
     h(
       GraphiQL,
       { fetcher, defaultQuery: DEFAULT_QUERY, isHeadersEditorEnabled: false, shouldPersistHeaders: false },
