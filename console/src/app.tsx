@@ -3,6 +3,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from './api';
 import Activity from './pages/activity';
 import Entity from './pages/entity';
+import GraphQL from './pages/graphql';
 import Properties from './pages/properties';
 import Search from './pages/search';
 import SignIn from './pages/sign-in';
@@ -27,6 +28,7 @@ const VIEWS: View[] = [
   { path: '/tests', title: 'Metadata tests', page: Tests, nav: true },
   { path: '/tokens', title: 'Tokens', page: Tokens, nav: true, adminOnly: true },
   { path: '/activity', title: 'Activity', page: Activity, nav: true },
+  { path: '/graphql', title: 'GraphQL', page: GraphQL, nav: true },
 ];
 
 export function App() {

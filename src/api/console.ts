@@ -22,9 +22,19 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Paths of the console's files: public (the sign-in page must load before any token). */
+/** GraphiQL's page (console/graphiql/), a second page of the console's build. */
+export const GRAPHIQL_PAGE = '/graphiql/';
+
+/** Where DataHub serves GraphiQL, and the page's path without its slash: both lead to the page. */
+const GRAPHIQL_ALIASES = ['/api/graphiql', '/graphiql'];
+
+/**
+ * Paths of the console's files: public (the sign-in page must load before any token; GraphiQL's
+ * page sends a tab without a session to it, and calls /api/graphql only with the session's token).
+ */
 export function isConsolePath(url: string): boolean {
-  return url === '/' || url.startsWith('/?') || url.startsWith('/assets/') || url === '/favicon.svg' || url === '/index.html';
+  const path = url.split('?', 1)[0];
+  return path === '/' || path.startsWith('/assets/') || path === '/favicon.svg' || path === '/index.html' || path === GRAPHIQL_PAGE || path === `${GRAPHIQL_PAGE}index.html`;
 }
 
 /**
@@ -49,4 +59,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
       res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  for (const alias of GRAPHIQL_ALIASES) {
+    app.get(alias, { config: { public: true }, schema: { hide: true } }, async (_req, reply) => reply.redirect(GRAPHIQL_PAGE, 302));
+  }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CONSOLE_CSP } from '../../src/api/console.js';
 import { testApp, type TestApp } from '../helpers.js';
 
 describe('the console\'s files at /', () => {
@@ -31,6 +32,25 @@ describe('the console\'s files at /', () => {
       assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
     }
     assert.equal((await t.call({ method: 'GET', url: '/assets/nope.js' })).status, 404);
+  });
+
+  it('GraphiQL: /api/graphiql (DataHub\'s path) and /graphiql lead to /graphiql/, served without a token under the same CSP, its assets too', async () => {
+    for (const url of ['/api/graphiql', '/graphiql', '/api/graphiql?x=1']) {
+      const res = await t.call({ method: 'GET', url });
+      assert.equal(res.status, 302, url);
+      assert.equal(res.headers.location, '/graphiql/', url);
+    }
+    const res = await t.call({ method: 'GET', url: '/graphiql/' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-security-policy'], CONSOLE_CSP);
+    assert.equal(res.headers['cache-control'], 'no-cache');
+    assert.doesNotMatch(res.raw, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+    assert.doesNotMatch(res.raw, /\sstyle=|<style/, 'no inline style');
+    const assets = [...res.raw.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    assert.ok(assets.some((a) => /\/graphiql-[^/]+\.js$/.test(a)) && assets.some((a) => /\/graphiql-[^/]+\.css$/.test(a)), `assets: ${assets.join(', ')}`);
+    for (const asset of assets) assert.equal((await t.call({ method: 'GET', url: asset })).status, 200, asset);
+    // Nothing else under the name is public.
+    assert.equal((await t.call({ method: 'GET', url: '/graphiql/other' })).status, 401);
   });
 
   it('keeps every API route behind its token', async () => {

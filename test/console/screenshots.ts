@@ -18,6 +18,20 @@ import { CUSTOMERS, seedModel, seedTimeseries } from './model-seed.js';
 const ADMIN = 'urnb_screenshots-admin-0123456789abcdefghijklm';
 const OUT = join(process.cwd(), 'docs', 'console');
 const ONLY = process.argv.slice(2);
+const GRAPHIQL_QUERY = `{
+  searchAcrossEntities(input: { types: [DATASET], query: "orders", count: 2 }) {
+    total
+    searchResults {
+      entity {
+        urn
+        ... on Dataset {
+          properties { name description }
+        }
+      }
+    }
+  }
+}
+`;
 
 const dir = mkdtempSync(join(tmpdir(), 'urnbase-screenshots-'));
 const server = await startServer({ args: ['--data-dir', join(dir, 'data'), '--log-level', 'warn'], env: { URNBASE_ADMIN_TOKEN: ADMIN } });
@@ -58,6 +72,14 @@ try {
   await shoot('tokens', '#/tokens', 1280, 800, 'admin');
   await shoot('activity', '#/activity', 1280, 800, 'Live');
   await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
+  // GraphiQL, its page beside the console's: a search run, and the docs opened at Query.
+  await shoot('graphiql', 'graphiql/', 1280, 800, 'admin (admin)', false, undefined, async (page) => {
+    await page.locator('.graphiql-query-editor .CodeMirror').first().evaluate((el, text) => (el as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(text), GRAPHIQL_QUERY);
+    await page.getByRole('button', { name: 'Execute query (Ctrl-Enter)' }).click();
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).click();
+    await page.waitForTimeout(1000);
+  });
   // Last, so that its datasets are in no other screenshot: the lineage of analytics.orders, 50
   // entities, every node opened twice over, and a column's lineage.
   const { root: lineageRoot } = await seedLineageGraph(client, (i) => demoDataset(i).urn);
