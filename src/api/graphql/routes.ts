@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, GraphQLError, parse, type ExecutionResult } from 'graphql';
+import { execute as graphqlExecute, getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import mercurius from 'mercurius';
 import { ValidationError } from '../../errors.js';
 import { isRecord } from '../../json.js';
-import { LIMITS } from '../../limits.js';
 import type { Services } from '../../services.js';
 import { clientGone } from '../client-gone.js';
 import type { GraphQLContext } from './context.js';
 import { operationCost } from './cost.js';
 import { EntityTypes } from './entity-types.js';
+import { Documents } from './documents.js';
 import { executionError, requestError, type GraphQLAnswerError } from './errors.js';
 import { EntityLoader, SCHEMA_ASPECTS } from './loaders.js';
 import { dataJobPlatformResolvers } from './resolvers/data-job-platform.js';
@@ -39,8 +39,8 @@ interface GraphQLRequest {
 type Answer = { data?: unknown; errors?: GraphQLAnswerError[] };
 
 /**
- * `POST /api/graphql` and `GET /api/graphql?query=…`: DataHub's GraphQL endpoint, executed by
- * mercurius (graphql-js) over the same services as the REST API. HTTP is handled here as on every
+ * `POST /api/graphql` and `GET /api/graphql?query=…`: DataHub's GraphQL endpoint, its schema made
+ * executable by mercurius and executed by graphql-js over the same services as the REST API. HTTP is handled here as on every
  * route (the token, the read body limit, `{error, message}` refusals of a request that is not a
  * GraphQL request); what GraphQL finds wrong is answered 200 with `errors`, as DataHub answers.
  */
@@ -52,39 +52,34 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
     // The routes are ours (below): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,
-    // No cache of parsed documents: mercurius keeps 1,024 of them by their text, and one of 15,000
-    // tokens holds 4.4 MB of heap, so distinct large documents could grow the heap by gigabytes;
-    // parsing and validating again costs 0.5 ms for get_urns_by_filter's query and 1.4 ms for
-    // the CLI's search (fragments for eleven types), beside a page's reads.
+    // Documents are parsed, validated and kept by ./documents.ts, and executed below.
     cache: false,
-    validationRules: [operationCost],
-    graphql: { parseOptions: { maxTokens: LIMITS.graphqlTokens } },
-    // Errors are shaped once, below, where the request is known.
-    errorFormatter: (execution) => ({ statusCode: 200, response: execution as never }),
   });
   // Fields added to types entityResolvers has (DataJob's platform, forms, relationships and lineage): defined field by field, beside its own.
   app.graphql.defineResolvers(dataJobPlatformResolvers as never);
   app.graphql.defineResolvers(formResolvers as never);
   app.graphql.defineResolvers(entityGraphResolvers as never);
 
+  // mercurius builds the executable schema from ours and its resolvers; graphql-js executes it.
+  const schema = app.graphql.schema;
+  const documents = new Documents(schema, [operationCost]);
   const execute = async (request: GraphQLRequest, req: FastifyRequest, reply: FastifyReply): Promise<Answer> => {
-    const refused = jsonDocumentError(request.query);
-    if (refused) return { errors: [requestError(refused, 'InvalidSyntax')] };
-    const mutation = req.method === 'GET' ? mutationError(request) : undefined;
+    const { document, compiled, errors: refused } = documents.prepare(request.query);
+    if (refused) return { errors: refused };
+    const mutation = req.method === 'GET' ? mutationError(document, request.operationName) : undefined;
     if (mutation) return { errors: [requestError(mutation, 'ValidationError')] };
     const context: GraphQLContext = { services, types, entities: new EntityLoader(services.reader), schemas: new EntityLoader(services.reader, SCHEMA_ASPECTS), principal: req.principal, signal: clientGone(reply) };
-    const variables = lenientBooleans(app.graphql.schema, request.query, request.operationName, request.variables);
-    let result: ExecutionResult;
-    try {
-      result = await app.graphql(request.query, context as never, variables, request.operationName);
-    } catch (error) {
-      const found = (error as { errors?: unknown }).errors;
-      if ((error as { code?: string }).code !== 'MER_ERR_GQL_VALIDATION' || !Array.isArray(found)) throw error;
-      return { errors: found.map(documentError) };
-    }
+    const variableValues = lenientBooleans(schema, document, request.operationName, request.variables);
+    // Variables are judged by graphql-js, whose messages name the field and the value expected.
+    const wrongVariables = compiled ? variableErrors(schema, document, variableValues) : undefined;
+    if (wrongVariables) return { errors: wrongVariables.map((e) => requestError(e, 'ValidationError')) };
+    const result: ExecutionResult = compiled
+      ? await compiled.query(undefined, context, variableValues)
+      : await graphqlExecute({ schema, document, contextValue: context, variableValues, operationName: request.operationName });
     if (!result.errors || result.errors.length === 0) return { data: result.data };
-    // graphql-js's own refusals of the operation before any field ran (an operation type the schema lacks).
-    if ((result.data ?? null) === null && result.errors.every((e) => !e.originalError && !e.path)) {
+    // Refusals before any field ran: variables of the wrong type, an operation not in the document
+    // or of a type the schema lacks (graphql-js answers no data at all then).
+    if (result.data === undefined || ((result.data ?? null) === null && result.errors.every((e) => !e.originalError && !e.path))) {
       return { errors: result.errors.map((e) => requestError(e, 'ValidationError')) };
     }
     const errors = result.errors.map((e) => {
@@ -127,42 +122,15 @@ function checked(query: unknown, variables: unknown, operationName: unknown): Gr
   return { query, variables: (variables as Record<string, unknown> | null | undefined) ?? {}, ...(typeof operationName === 'string' && operationName !== '' ? { operationName } : {}) };
 }
 
-/**
- * A GET runs queries only (GraphQL over HTTP's rule): a link or an image in a page must never
- * write. A document that does not parse is left to execution, which answers its syntax error.
- */
-function mutationError(request: GraphQLRequest): GraphQLError | undefined {
-  let operation;
-  try {
-    operation = getOperationAST(parse(request.query, { maxTokens: LIMITS.graphqlTokens }), request.operationName);
-  } catch {
-    return undefined;
-  }
+/** What is wrong with the variables of a document's one operation, as graphql-js says it (undefined: nothing). */
+function variableErrors(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>): readonly GraphQLError[] | undefined {
+  const operation = getOperationAST(document);
+  return operation ? getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 50 }).errors : undefined;
+}
+
+/** A GET runs queries only (GraphQL over HTTP's rule): a link or an image in a page must never write. */
+function mutationError(document: DocumentNode, operationName: string | undefined): GraphQLError | undefined {
+  const operation = getOperationAST(document, operationName);
   if (operation?.operation !== 'mutation') return undefined;
   return new GraphQLError('Mutations are not accepted with GET: send them with POST', { nodes: [operation] });
-}
-
-/** What graphql-js found wrong with the document; a stack overflow is its recursive parser meeting deep nesting. */
-function documentError(error: Error): GraphQLAnswerError {
-  if (error instanceof RangeError) return requestError(new GraphQLError('Syntax Error: the document nests too deeply to be parsed'), 'InvalidSyntax');
-  return requestError(error, error.message.startsWith('Syntax Error') ? 'InvalidSyntax' : 'ValidationError');
-}
-
-/**
- * mercurius reads a query that is not GraphQL but is JSON as a ready-parsed document, which it
- * then trusts; a client's text is always GraphQL here, so JSON text gets GraphQL's syntax error.
- */
-function jsonDocumentError(query: string): GraphQLError | undefined {
-  try {
-    // Fails at once on GraphQL (a name, or `{` and then a name): no JSON value is a GraphQL document.
-    JSON.parse(query);
-  } catch {
-    return undefined;
-  }
-  try {
-    parse(query);
-  } catch (error) {
-    if (error instanceof GraphQLError) return error;
-  }
-  return new GraphQLError('Syntax Error: a JSON value is not a GraphQL document');
 }

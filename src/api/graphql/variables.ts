@@ -5,9 +5,9 @@ import {
   GraphQLBoolean,
   isInputObjectType,
   isListType,
-  parse,
   typeFromAST,
   type GraphQLInputType,
+  type DocumentNode,
   type GraphQLSchema,
 } from 'graphql';
 import { isRecord } from '../../json.js';
@@ -19,15 +19,9 @@ import { LIMITS } from '../../limits.js';
  * `negated: "false"` in filters; graphql-js would refuse them. Only those strings, only at Boolean
  * positions, are turned into booleans.
  */
-export function lenientBooleans(schema: GraphQLSchema, source: string, operationName: string | undefined, variables: Record<string, unknown>): Record<string, unknown> {
+export function lenientBooleans(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): Record<string, unknown> {
   if (!hasBooleanText(variables, 0)) return variables;
-  let operation;
-  try {
-    operation = getOperationAST(parse(source, { maxTokens: LIMITS.graphqlTokens }), operationName);
-  } catch {
-    // The query's own syntax error is reported where it is executed.
-    return variables;
-  }
+  const operation = getOperationAST(document, operationName);
   if (!operation) return variables;
   const coerced: Record<string, unknown> = { ...variables };
   for (const definition of operation.variableDefinitions ?? []) {
