@@ -1,6 +1,5 @@
 import { platformOf } from '../../../graph/platform.js';
 import type { GraphQLContext } from '../context.js';
-import { aspectOf } from '../loaders.js';
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -12,7 +11,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export const dataJobPlatformResolvers = {
   DataJob: {
     async dataPlatformInstance(o: { urn: string }, _: unknown, ctx: GraphQLContext) {
-      const instance = aspectOf(await ctx.entities.load(o.urn), 'dataPlatformInstance');
+      const instance = await ctx.entities.aspect(o.urn, 'dataPlatformInstance');
       const platform = text(instance?.platform) ?? platformOf(ctx.services.registry, o.urn);
       return platform === undefined ? null : { platform: { urn: platform }, instanceId: text(instance?.instance) ?? null };
     },

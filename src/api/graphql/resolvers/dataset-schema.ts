@@ -1,7 +1,6 @@
 import { ValidationError } from '../../../errors.js';
 import { isRecord } from '../../../json.js';
 import type { GraphQLContext } from '../context.js';
-import { aspectOf } from '../loaders.js';
 import { tagAssociations, termAssociations } from './governance.js';
 
 /**
@@ -56,7 +55,7 @@ function schemaField(field: Record<string, unknown>, datasetUrn: string) {
 }
 
 async function schemaAt(ctx: GraphQLContext, urn: string, version: number): Promise<Record<string, unknown> | undefined> {
-  if (version === 0) return aspectOf(await ctx.schemas.load(urn), 'schemaMetadata');
+  if (version === 0) return ctx.schemas.aspect(urn, 'schemaMetadata');
   const found = (await ctx.services.reader.getAspect(urn, 'schemaMetadata', version))?.value;
   return isRecord(found) ? found : undefined;
 }
@@ -80,7 +79,7 @@ export const datasetSchemaResolvers = {
     };
   },
   async editableSchemaMetadata(o: EntityRef, _: unknown, ctx: GraphQLContext) {
-    const value = aspectOf(await ctx.schemas.load(o.urn), 'editableSchemaMetadata');
+    const value = await ctx.schemas.aspect(o.urn, 'editableSchemaMetadata');
     if (!value) return null;
     return {
       editableSchemaFieldInfo: list(value.editableSchemaFieldInfo)

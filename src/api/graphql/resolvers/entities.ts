@@ -1,6 +1,5 @@
 import { parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
-import { aspectOf } from '../loaders.js';
 import { datasetSchemaResolvers } from './dataset-schema.js';
 import { governanceResolvers, ownerTypeResolvers } from './governance.js';
 import { structuredResolvers, structuredValues } from './structured.js';
@@ -20,7 +19,7 @@ const part = (urn: string, i: number): string => parseUrn(urn).parts[i] ?? '';
 const platformRef = (name: string): EntityRef => ({ urn: name.startsWith('urn:li:') ? name : `urn:li:dataPlatform:${name}` });
 
 async function aspect(ctx: GraphQLContext, urn: string, name: string): Promise<Record_ | undefined> {
-  return aspectOf(await ctx.entities.load(urn), name);
+  return ctx.entities.aspect(urn, name);
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);

@@ -1,7 +1,6 @@
 import { isRecord } from '../../../json.js';
 import { entityTypeOf } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
-import { aspectOf } from '../loaders.js';
 import { FORM_HOLDERS } from '../schema-forms.js';
 import { governanceResolvers } from './governance.js';
 
@@ -39,7 +38,7 @@ function association(item: Value, associatedUrn: string) {
 }
 
 async function forms(o: EntityRef, _: unknown, ctx: GraphQLContext) {
-  const value = aspectOf(await ctx.entities.load(o.urn), 'forms');
+  const value = await ctx.entities.aspect(o.urn, 'forms');
   if (!value) return null;
   const assigned = (field: string) => list(value[field]).filter((item) => typeof item.urn === 'string').map((item) => association(item, o.urn));
   return {
@@ -76,7 +75,7 @@ export const formResolvers = {
   Form: {
     type: (o: EntityRef, _: unknown, ctx: GraphQLContext) => ctx.types.enumOfUrn(o.urn),
     async info(o: EntityRef, _: unknown, ctx: GraphQLContext) {
-      const value = aspectOf(await ctx.entities.load(o.urn), 'formInfo');
+      const value = await ctx.entities.aspect(o.urn, 'formInfo');
       return value ? formInfo(value, o.urn) : null;
     },
     ownership: governanceResolvers.ownership,

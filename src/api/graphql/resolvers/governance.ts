@@ -1,7 +1,6 @@
 import { isRecord } from '../../../json.js';
 import { entityTypeOf } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
-import { aspectOf } from '../loaders.js';
 import { structuredValues } from './structured.js';
 
 /**
@@ -21,7 +20,7 @@ const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const urnAt = (item: unknown, key: string): string | undefined => (isRecord(item) && typeof item[key] === 'string' ? item[key] : undefined);
 
 async function aspect(ctx: GraphQLContext, urn: string, name: string) {
-  return aspectOf(await ctx.entities.load(urn), name);
+  return ctx.entities.aspect(urn, name);
 }
 
 /** A globalTags value (an entity's, or a schema field's) as DataHub's GlobalTags; null without one. */

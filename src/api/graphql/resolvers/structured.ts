@@ -1,7 +1,6 @@
 import { isRecord } from '../../../json.js';
 import { parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
-import { aspectOf } from '../loaders.js';
 
 /**
  * Structured properties: the values an entity carries (`structuredProperties`, through the read
@@ -30,7 +29,7 @@ const flag = (value: unknown): boolean => value === true;
 const idOf = (urn: string): string => urn.slice(urn.indexOf(':', 'urn:li:'.length) + 1);
 
 async function aspect(ctx: GraphQLContext, urn: string, name: string) {
-  return aspectOf(await ctx.entities.load(urn), name);
+  return ctx.entities.aspect(urn, name);
 }
 
 /** A PrimitivePropertyValue (`{string}` or `{double}`) as DataHub's PropertyValue union; undefined for neither. */
