@@ -103,8 +103,11 @@ async function search(ctx: GraphQLContext, input: SearchInput, info: GraphQLReso
   }
 }
 
+/** No result has matched fields, extra properties or insights: one empty list serves them all (a page may hold 10,000). */
+const NONE: readonly never[] = Object.freeze([]);
+
 function result(urn: string) {
-  return { entity: { urn }, matchedFields: [], extraProperties: [], insights: [] };
+  return { entity: { urn }, matchedFields: NONE, extraProperties: NONE, insights: NONE };
 }
 
 function facetsOf(page: SearchPage, input: SearchInput, ctx: GraphQLContext) {
