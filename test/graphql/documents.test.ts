@@ -50,4 +50,32 @@ describe('GraphQL documents', () => {
     assert.notEqual(documents.prepare(documentOf(1, size)).document, kept[1]);
     for (let n = 3; n < 8; n++) assert.equal(documents.prepare(documentOf(n, size)).document, kept[n], `document ${n}`);
   });
+
+  it('compiles a document at its third use, and keeps it compiled', () => {
+    const documents = new Documents(schema, []);
+    const uses = Array.from({ length: 4 }, () => documents.prepare(documentOf(1)).compiled);
+    assert.deepEqual(uses.slice(0, 2), [undefined, undefined]);
+    assert.equal(typeof uses[2]?.query, 'function');
+    assert.equal(uses[3], uses[2]);
+  });
+
+  it('compiles no document of several operations', () => {
+    const documents = new Documents(schema, []);
+    const two = 'query a { hello } query b { hello(name: "b") }';
+    for (let i = 0; i < 4; i++) assert.equal(documents.prepare(two).compiled, undefined);
+  });
+
+  it('keeps at most 32 KiB of compiled text, the least recently used going first', () => {
+    const documents = new Documents(schema, []);
+    const compiled = (n: number) => {
+      for (let i = 0; i < 2; i++) documents.prepare(documentOf(n, 16 * 1024));
+      return documents.prepare(documentOf(n, 16 * 1024)).compiled;
+    };
+    const [first, second] = [compiled(0), compiled(1)];
+    assert.equal(documents.prepare(documentOf(0, 16 * 1024)).compiled, first);
+    compiled(2);
+    // The third pushed out the least recently used: the second (the first was used since).
+    assert.equal(documents.prepare(documentOf(0, 16 * 1024)).compiled, first);
+    assert.notEqual(documents.prepare(documentOf(1, 16 * 1024)).compiled, second);
+  });
 });
