@@ -29,6 +29,13 @@ describe('POST /api/graphql', () => {
     assert.deepEqual(body, { data: { searchAcrossEntities: { total: 0 } } });
   });
 
+  it('answers a document sent again and again (compiled at its third use) as at its first, and refuses an operation it lacks', async () => {
+    const query = 'query total { searchAcrossEntities(input: {query: "*", types: [DATASET]}) { total } }';
+    for (let i = 0; i < 4; i++) assert.deepEqual((await graphql(t, query, undefined, bearer(viewer))).body, { data: { searchAcrossEntities: { total: 0 } } }, `use ${i + 1}`);
+    const other = await t.call({ method: 'POST', url: '/api/graphql', headers: bearer(viewer), payload: { query, operationName: 'other' } });
+    assert.deepEqual(other.body, { errors: [{ message: 'Unknown operation named "other".', extensions: { code: 400, type: 'BAD_REQUEST', classification: 'ValidationError' } }] });
+  });
+
   it('refuses a request without a token with 401, as every route does', async () => {
     const { status, body, headers } = await graphql(t, TOTAL);
     assert.equal(status, 401);

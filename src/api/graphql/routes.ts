@@ -64,8 +64,11 @@ export async function graphqlRoutes(app: FastifyInstance, services: Services): P
   const schema = app.graphql.schema;
   const documents = new Documents(schema, [operationCost]);
   const execute = async (request: GraphQLRequest, req: FastifyRequest, reply: FastifyReply): Promise<Answer> => {
-    const { document, compiled, errors: refused } = documents.prepare(request.query);
-    if (refused) return { errors: refused };
+    const prepared = documents.prepare(request.query);
+    if (prepared.errors) return { errors: prepared.errors };
+    const { document } = prepared;
+    // A compiled query runs its document's one operation: one named otherwise is left to graphql-js to refuse.
+    const compiled = request.operationName === undefined || getOperationAST(document, request.operationName) ? prepared.compiled : undefined;
     const mutation = req.method === 'GET' ? mutationError(document, request.operationName) : undefined;
     if (mutation) return { errors: [requestError(mutation, 'ValidationError')] };
     const context: GraphQLContext = { services, types, entities: new EntityLoader(services.reader), schemas: new EntityLoader(services.reader, SCHEMA_ASPECTS), principal: req.principal, signal: clientGone(reply) };
