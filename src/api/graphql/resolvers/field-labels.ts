@@ -37,15 +37,19 @@ export async function checkSubResource(ctx: GraphQLContext, ref: SubResource): P
   if (field === '') throw new ValidationError(`Failed to update resource with urn ${urn}. SubResourceType (${type}) provided without a subResource.`);
   // DataHub's message, "updates" included.
   if (type === null) throw new ValidationError(`Failed to updates resource with urn ${urn}. SubResource (${field}) provided without a subResourceType.`);
+  const found = await schemaField(ctx, urn, field);
+  if (found === undefined) throw new ValidationError(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
+  if (!found) throw new ValidationError(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
+  return field;
+}
+
+/** Whether the entity's latest schemaMetadata has the field; undefined when it has no schema (or its type none). */
+export async function schemaField(ctx: GraphQLContext, urn: string, fieldPath: string): Promise<boolean | undefined> {
   // Only datasets (and the few types like them) have schemas; any other entity has none to name a field of.
   const hasSchemas = ctx.services.registry.aspectOf(ctx.services.reader.entityOf(urn).entity, 'schemaMetadata') !== undefined;
   const schema = hasSchemas ? (await ctx.services.reader.getAspect(urn, 'schemaMetadata'))?.value : undefined;
-  if (!isRecord(schema)) throw new ValidationError(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
-  const fields = Array.isArray(schema.fields) ? schema.fields : [];
-  if (!fields.some((f) => isRecord(f) && f.fieldPath === field)) {
-    throw new ValidationError(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
-  }
-  return field;
+  if (!isRecord(schema)) return undefined;
+  return Array.isArray(schema.fields) && schema.fields.some((f) => isRecord(f) && f.fieldPath === fieldPath);
 }
 
 /**

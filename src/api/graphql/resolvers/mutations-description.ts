@@ -5,6 +5,7 @@ import type { Proposal } from '../../../ingest/proposal.js';
 import { isRecord } from '../../../json.js';
 import { entityTypeOf, parseUrn } from '../../../urn/urn.js';
 import type { GraphQLContext } from '../context.js';
+import { schemaField } from './field-labels.js';
 import { writer } from './mutations.js';
 
 /**
@@ -94,11 +95,8 @@ async function fieldDescription(ctx: GraphQLContext, urn: string, input: Descrip
   if (input.subResourceType !== 'DATASET_FIELD' || fieldPath === '') {
     throw new ValidationError(`Failed to update ${urn}: a field's description needs subResourceType DATASET_FIELD and the field's path as subResource`);
   }
-  const schema = (await ctx.services.reader.getAspect(urn, 'schemaMetadata'))?.value;
-  const fields = isRecord(schema) && Array.isArray(schema.fields) ? schema.fields : [];
-  if (!fields.some((f) => isRecord(f) && f.fieldPath === fieldPath)) {
-    throw new ValidationError(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist.`);
-  }
+  // DataHub's DescriptionUtils says this alike for a dataset without a schema.
+  if (!(await schemaField(ctx, urn, fieldPath))) throw new ValidationError(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist.`);
   const current = (await ctx.services.reader.getAspect(urn, 'editableSchemaMetadata'))?.value;
   const infos = isRecord(current) && Array.isArray(current.editableSchemaFieldInfo) ? current.editableSchemaFieldInfo : undefined;
   const item = `/editableSchemaFieldInfo/${jsonpatch.escapePathComponent(fieldPath)}`;
