@@ -10,6 +10,9 @@ export function edgesOf(urn: string, direction: EdgeDirection, scope: Omit<Relat
   return direction === 'OUTGOING' ? { ...scope, sources: [urn] } : { ...scope, destinations: [urn] };
 }
 
+/** Entities a statement of Relationships.adjacent reads, as the lineage walk reads them. */
+const ADJACENT_BATCH = 500;
+
 /** The end of an edge that is not the entity asked about. */
 export function otherEnd(edge: StoredEdge, direction: EdgeDirection): string {
   return direction === 'OUTGOING' ? edge.destination : edge.source;
@@ -44,6 +47,23 @@ export class Relationships {
     const edges = rows.slice(0, count);
     const last = edges[edges.length - 1];
     return { edges, scrollId: rows.length > count ? encodeEdgeScrollId(last) : null };
+  }
+
+  /**
+   * The edges of many entities in one direction, of the relationship types, each entity's by
+   * relationship then other end: a statement per ADJACENT_BATCH entities, not one per entity
+   * (a page of results asking each its relationships).
+   */
+  async adjacent(urns: readonly string[], direction: EdgeDirection, types: readonly string[], includeRemoved: boolean): Promise<Map<string, StoredEdge[]>> {
+    const found = new Map<string, StoredEdge[]>(urns.map((u) => [u, []]));
+    for (let i = 0; i < urns.length; i += ADJACENT_BATCH) {
+      const batch = urns.slice(i, i + ADJACENT_BATCH);
+      const scope = direction === 'OUTGOING' ? { sources: batch } : { destinations: batch };
+      for (const e of await this.store.adjacentEdges({ ...scope, types, includeRemoved })) found.get(direction === 'OUTGOING' ? e.source : e.destination)?.push(e);
+    }
+    const order = (e: StoredEdge) => `${e.relationship}\u0000${otherEnd(e, direction)}`;
+    for (const list of found.values()) list.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    return found;
   }
 
   /** Edges are keyed by relationship first: a read out of entities of any relationship names them all. */

@@ -2,7 +2,7 @@ import { ValidationError } from '../../../errors.js';
 import type { LineageDirection, LineageHit } from '../../../graph/lineage.js';
 import { relationshipTypes } from '../../../graph/relationships.js';
 import { LIMITS } from '../../../limits.js';
-import type { EdgeDirection, StoredEdge } from '../../../store/graph-types.js';
+import type { EdgeDirection } from '../../../store/graph-types.js';
 import type { GraphQLContext } from '../context.js';
 import { ENTITY_OBJECT_TYPES } from '../entity-types.js';
 
@@ -33,9 +33,6 @@ interface LineageInput {
   endTimeMillis?: number | null;
   includeGhostEntities?: boolean | null;
 }
-
-/** Entities per statement, as the lineage walk reads them. */
-const BATCH = 500;
 
 /**
  * One request's one-hop reads of one kind, batched as EntityLoader batches entities: every URN
@@ -90,20 +87,6 @@ function window(start: number | null | undefined, count: number | null | undefin
   return { start: from, count: Math.min(size, LIMITS.graphqlResults) };
 }
 
-/** The edges of many entities in one direction, of the relationship types, each entity's by relationship then other end. */
-async function edgesOf(ctx: GraphQLContext, urns: string[], direction: EdgeDirection, types: readonly string[], includeRemoved: boolean): Promise<Map<string, StoredEdge[]>> {
-  const found = new Map<string, StoredEdge[]>(urns.map((u) => [u, []]));
-  const outgoing = direction === 'OUTGOING';
-  for (let i = 0; i < urns.length; i += BATCH) {
-    const batch = urns.slice(i, i + BATCH);
-    const edges = await ctx.services.store.adjacentEdges({ ...(outgoing ? { sources: batch } : { destinations: batch }), types, includeRemoved });
-    for (const e of edges) found.get(outgoing ? e.source : e.destination)?.push(e);
-  }
-  const order = (e: StoredEdge) => `${e.relationship}\u0000${outgoing ? e.destination : e.source}`;
-  for (const list of found.values()) list.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
-  return found;
-}
-
 /**
  * Lineage neighbours of many entities. Without ghosts, only those stored (one read of their keys)
  * and not soft-deleted; with them, every one (DataHub's includeGhostEntities keeps soft-deleted
@@ -134,7 +117,7 @@ export const entityGraphFields = {
     const { start, count } = window(input.start, input.count, 100);
     const includeRemoved = input.includeSoftDelete === true;
     const key = JSON.stringify(['relationships', input.direction, types, includeRemoved]);
-    const edges = await loader(ctx, key, (urns) => edgesOf(ctx, urns, input.direction, types, includeRemoved)).load(o.urn);
+    const edges = await loader(ctx, key, (urns) => ctx.services.relationships.adjacent(urns, input.direction, types, includeRemoved)).load(o.urn);
     const page = edges.slice(start, start + count);
     return {
       start,
