@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { cliInvocations, expectedStatus, shellBlocks } from './markdown.js';
+import { fileURLToPath } from 'node:url';
+import { anchorsOf, cliInvocations, expectedStatus, localLinks, shellBlocks } from './markdown.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('reading the examples out of the docs', () => {
   it('finds the sh blocks, with their lines, and which are marked not to run', () => {
@@ -34,5 +37,37 @@ describe('reading the examples out of the docs', () => {
       { words: ['token', 'create'], flags: ['--name', '--role'], text: 'URNBASE_X=1 npx urnbase token create --name ci  --role editor' },
       { words: ['export'], flags: ['--data-dir'], text: 'node dist/src/main.js export --data-dir=/x -o f' },
     ]);
+  });
+});
+
+describe("the house's documents", () => {
+  // A newcomer reads the README whole and the design overview in one sitting (issue 37);
+  // detail goes to the guides and to docs/design/.
+  it('keeps README.md within 12 KiB and docs/DESIGN.md within 15 KiB', () => {
+    assert.ok(statSync(join(ROOT, 'README.md')).size <= 12_288, `README.md is ${statSync(join(ROOT, 'README.md')).size} bytes`);
+    assert.ok(statSync(join(ROOT, 'docs/DESIGN.md')).size <= 15_360, `docs/DESIGN.md is ${statSync(join(ROOT, 'docs/DESIGN.md')).size} bytes`);
+  });
+
+  const design = join(ROOT, 'docs/design');
+  const documents = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), ...readdirSync(design).map((f) => `docs/design/${f}`)];
+
+  it('links every deep dive of docs/design/ from the overview', () => {
+    const overview = readFileSync(join(ROOT, 'docs/DESIGN.md'), 'utf8');
+    const unlinked = readdirSync(design).filter((f) => !overview.includes(`](design/${f})`));
+    assert.deepEqual(unlinked, []);
+  });
+
+  it('has no link to a file or heading that is not there', () => {
+    const broken: string[] = [];
+    for (const document of documents) {
+      const from = join(ROOT, document);
+      for (const link of localLinks(readFileSync(from, 'utf8'))) {
+        const target = link.target === '' ? from : join(dirname(from), link.target);
+        const where = `${document}:${link.line}: ${link.target}${link.anchor ? `#${link.anchor}` : ''}`;
+        if (!existsSync(target)) broken.push(`${where} (no such file)`);
+        else if (link.anchor && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(link.anchor)) broken.push(`${where} (no such heading in ${relative(ROOT, target)})`);
+      }
+    }
+    assert.deepEqual(broken, []);
   });
 });

@@ -69,3 +69,45 @@ export function cliInvocations(code: string): { words: string[]; flags: string[]
   }
   return found;
 }
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors a Markdown file's headings give (a repeated heading gets -1, -2, … as on GitHub). */
+export function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let inFence = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) inFence = !inFence;
+    const heading = inFence ? null : /^#{1,6}\s+(.*)$/.exec(line);
+    if (!heading) continue;
+    const base = headingAnchor(heading[1]);
+    const count = seen.get(base) ?? 0;
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+    seen.set(base, count + 1);
+  }
+  return anchors;
+}
+
+/** The links of a Markdown file to other files of the tree (not URLs), outside code fences. */
+export function localLinks(text: string): { target: string; anchor?: string; line: number }[] {
+  const links: { target: string; anchor?: string; line: number }[] = [];
+  let inFence = false;
+  text.split('\n').forEach((line, i) => {
+    if (line.startsWith('```')) inFence = !inFence;
+    if (inFence) return;
+    for (const [, href] of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(href)) continue;
+      const [target, anchor] = href.split('#');
+      links.push({ target, anchor: anchor || undefined, line: i + 1 });
+    }
+  });
+  return links;
+}
