@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { anchorsOf, cliInvocations, expectedStatus, localLinks, shellBlocks } from './markdown.js';
+import { anchorsOf, cliInvocations, expectedStatus, guideCatalog, localLinks, shellBlocks, type ShellBlock } from './markdown.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -28,6 +28,15 @@ describe('reading the examples out of the docs', () => {
     assert.equal(expectedStatus(lines, 0), 409);
     assert.equal(expectedStatus(lines, 5), undefined); // an output comment without a status: a 2xx
     assert.equal(expectedStatus(lines, 7), undefined); // the next command comes first
+  });
+
+  it("finds the fresh catalog a guide starts first, and its data dir", () => {
+    const block = (code: string, notRun = true): ShellBlock => ({ file: 'g.md', line: 1, code, notRun });
+    assert.equal(guideCatalog([block('npm start -- --data-dir ./data-search   # fresh'), block('curl -s x', false)])?.dataDir, 'data-search');
+    assert.equal(guideCatalog([block('npx urnbase serve --data-dir=./data-x')])?.dataDir, 'data-x');
+    assert.equal(guideCatalog([block('npm ci && npm start    # builds')])?.dataDir, 'data'); // the default
+    assert.equal(guideCatalog([block('curl -s x', false)]), undefined); // runs at once: no catalog of its own
+    assert.equal(guideCatalog([block('npx urnbase token list')]), undefined); // starts no server
   });
 
   it('names the subcommand and flags of each urnbase command line', () => {

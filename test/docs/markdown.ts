@@ -111,3 +111,28 @@ export function localLinks(text: string): { target: string; anchor?: string; lin
   });
   return links;
 }
+
+/**
+ * The catalog a guide's examples run on: its first sh block, marked not run, starts a server
+ * (`npm start` or `urnbase serve`), and its `--data-dir` (default `./data`) is the guide's own
+ * data dir, relative to where the reader stands. Undefined when the guide does not open so.
+ */
+export function guideCatalog(blocks: ShellBlock[]): { dataDir: string; block: ShellBlock } | undefined {
+  const first = blocks[0];
+  if (!first?.notRun) return undefined;
+  const serve = cliInvocations(first.code).find((c) => c.words[0] === 'serve') ?? (/\bnpm start\b/.test(first.code) ? { text: '' } : undefined);
+  if (!serve) return undefined;
+  const dataDir = /--data-dir[= ](\S+)/.exec(serve.text)?.[1] ?? './data';
+  return { dataDir: dataDir.replace(/^\.\//, ''), block: first };
+}
+
+/** The `## ` headings of a Markdown file, in order, outside code fences. */
+export function sectionHeadings(text: string): string[] {
+  const headings: string[] = [];
+  let inFence = false;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) inFence = !inFence;
+    else if (!inFence && line.startsWith('## ')) headings.push(line.slice(3).trim());
+  }
+  return headings;
+}
