@@ -21,7 +21,7 @@ const event = (urn: string, time: number): ChangeEvent => ({
   urn, entityType: 'dataset', aspect: 'status', changeType: 'UPSERT', created: { time, actor: 'a' }, value: { removed: false }, previousValue: null, systemMetadata: sm(1, time),
 });
 
-/** The same behaviours, asked of every store (principle 6: two implementations, one suite). */
+/** The same behaviours, asked of every store (docs/design/stores.md: two implementations, one suite). */
 for (const factory of STORE_FACTORIES) {
   const skip = await factory.skip();
   if (skip) console.log(`# ${skip}`);
