@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { pathProblem } from '../../src/metatests/paths.js';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
 import { aspect, brief, defineTest, evaluate, write } from './fixtures.js';
 
@@ -220,6 +221,44 @@ describe('POST /gms/test?action=batchEvaluate and evaluateDefinition', () => {
     assert.deepEqual(brief(res.body.value.results[a]), { passing: [described], failing: [] });
     assert.deepEqual(brief(res.body.value.results[b]), { passing: [], failing: [described] });
     assert.deepEqual(brief(await aspect(t, 'dataset', b, 'testResults')), { passing: [], failing: [described] });
+  });
+
+  it('vocabulary lists the property paths known on the types, each one valid, and the operators', async () => {
+    const res = await evaluate(t, { types: ['dataset'] }, 'vocabulary');
+    assert.equal(res.status, 200);
+    const { properties, operators } = res.body.value as { properties: string[]; operators: Array<{ name: string; binary: boolean }> };
+    for (const path of ['urn', 'entityType', '__lastUpdated', 'schemaFields', 'schemaFields.length', 'datasetProperties.description', 'datasetProperties.customProperties', 'ownership.owners.owner', 'globalTags.tags.tag', 'glossaryTerms.terms.urn', 'domains.domains', 'dataPlatformInstance.platform', 'structuredProperties.properties.propertyUrn']) {
+      assert.ok(properties.includes(path), path);
+    }
+    assert.deepEqual(properties, [...properties].sort());
+    // No timeseries aspect (a rule reads the latest versions), nothing past a URN.
+    assert.ok(!properties.some((p) => p.startsWith('datasetProfile.')));
+    assert.ok(!properties.some((p) => p.startsWith('ownership.owners.owner.')));
+    for (const path of properties) assert.equal(pathProblem(t.services.registry, ['dataset'], path), undefined, path);
+    assert.deepEqual(operators, [
+      { name: 'equals', binary: true },
+      { name: 'contains_any', binary: true },
+      { name: 'contains_str', binary: true },
+      { name: 'starts_with', binary: true },
+      { name: 'regex_match', binary: true },
+      { name: 'greater_than', binary: true },
+      { name: 'less_than', binary: true },
+      { name: 'exists', binary: false },
+      { name: 'is_true', binary: false },
+      { name: 'is_false', binary: false },
+      { name: 'schema_fields_have_descriptions', binary: false },
+    ]);
+    // Several types: what any of them has (a chart has no schema fields).
+    const both = (await evaluate(t, { types: ['chart', 'dataset'] }, 'vocabulary')).body.value.properties as string[];
+    assert.ok(both.includes('chartInfo.title') && both.includes('schemaFields'));
+    assert.ok(!(await evaluate(t, { types: ['chart'] }, 'vocabulary')).body.value.properties.includes('schemaFields'));
+
+    const invalid = (message: string) => ({ error: 'Validation Error', message });
+    assert.deepEqual((await evaluate(t, {}, 'vocabulary')).body, invalid('types must be a non-empty list of entity types'));
+    assert.deepEqual((await evaluate(t, { types: ['dataset', 'nope'] }, 'vocabulary')).body, invalid('types[1]: unknown entity type "nope"'));
+    const refused = await evaluate(t, { types: ['dataPlatform'] }, 'vocabulary');
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, invalid('types[0]: entity type "dataPlatform" cannot hold testResults'));
   });
 
   it('batchEvaluate answers 400 without urns and 404 for an unknown entity', async () => {

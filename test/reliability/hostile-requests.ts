@@ -104,10 +104,13 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   sort: fc.oneof(fc.constantFrom('urn', 'name', 'qualifiedName', '_score'), anyText),
   sortCriteria: fc.oneof(fc.constantFrom('urn', 'name', 'qualifiedName', '_score', 'hostile.retention'), anyText),
   sortOrder: fc.oneof(fc.constantFrom('ASCENDING', 'DESCENDING', 'ascending'), anyText),
-  action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('evaluate', 'batchEvaluate', 'evaluateDefinition') }, { weight: 1, arbitrary: anyText }),
+  action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('evaluate', 'batchEvaluate', 'evaluateDefinition', 'vocabulary') }, { weight: 1, arbitrary: anyText }),
   after: number,
   limit: number,
   latest: number,
+  // The change log's filters.
+  entityType: fc.oneof(fc.constantFrom('dataset', 'DATASET', 'chart', 'nope', ''), anyText),
+  actor: fc.oneof(fc.constantFrom('urn:li:corpuser:admin', 'admin', ''), anyText),
   ifNoneMatch: fc.constantFrom('*', 'x'),
   aspect: fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText),
   // Rest.li 2.0's list syntax, or a plain name.
