@@ -33,6 +33,8 @@ export const EMPTY_DEFINITION_NOTE = 'The definition is empty ({}): it selects n
  * entry points: named entities, an unsaved definition, catalog-wide runs and a worker's page of one.
  */
 export interface Vocabulary {
+  /** The entity types a test may select (those that can hold testResults). */
+  entityTypes: string[];
   properties: string[];
   operators: Array<{ name: string; binary: boolean }>;
 }
@@ -88,9 +90,12 @@ export class MetadataTests {
 
   /**
    * The words of the definition language for entity types, for an editor to offer: the property
-   * paths known on them (knownPaths) and the operators. A type no test may select is a 400.
+   * paths known on them (knownPaths; none without types), the operators, and the types a test may
+   * select. A type no test may select is a 400.
    */
   vocabulary(types: unknown): Vocabulary {
+    const entityTypes = this.registry.entityTypes().filter((e) => e.aspects.has('testResults')).map((e) => e.name).sort();
+    if (types === undefined) return { entityTypes, properties: [], operators: operatorList() };
     if (!Array.isArray(types) || types.length === 0) throw new ValidationError('types must be a non-empty list of entity types');
     const names = types.map((t: unknown, i: number) => {
       const spec = typeof t === 'string' ? this.registry.entityType(t) : undefined;
@@ -98,7 +103,7 @@ export class MetadataTests {
       if (!spec.aspects.has('testResults')) throw new ValidationError(`types[${i}]: entity type "${spec.name}" cannot hold testResults`);
       return spec.name;
     });
-    return { properties: knownPaths(this.registry, names), operators: operatorList() };
+    return { entityTypes, properties: knownPaths(this.registry, names), operators: operatorList() };
   }
 
   /**

@@ -254,7 +254,13 @@ describe('POST /gms/test?action=batchEvaluate and evaluateDefinition', () => {
     assert.ok(!(await evaluate(t, { types: ['chart'] }, 'vocabulary')).body.value.properties.includes('schemaFields'));
 
     const invalid = (message: string) => ({ error: 'Validation Error', message });
-    assert.deepEqual((await evaluate(t, {}, 'vocabulary')).body, invalid('types must be a non-empty list of entity types'));
+    assert.deepEqual((await evaluate(t, { types: [] }, 'vocabulary')).body, invalid('types must be a non-empty list of entity types'));
+    // Without types: the types a test may select, and no properties.
+    const bare = (await evaluate(t, {}, 'vocabulary')).body.value;
+    assert.deepEqual(bare.properties, []);
+    assert.ok(bare.entityTypes.includes('dataset') && bare.entityTypes.includes('chart') && !bare.entityTypes.includes('dataPlatform'));
+    assert.deepEqual(bare.entityTypes, [...bare.entityTypes].sort());
+    assert.deepEqual(bare.operators, operators);
     assert.deepEqual((await evaluate(t, { types: ['dataset', 'nope'] }, 'vocabulary')).body, invalid('types[1]: unknown entity type "nope"'));
     const refused = await evaluate(t, { types: ['dataPlatform'] }, 'vocabulary');
     assert.equal(refused.status, 400);

@@ -24,7 +24,7 @@ const schema = {
   body: {
     type: 'object',
     description:
-      'evaluate: {urn, push?, testUrns?} · batchEvaluate: {urns, push?, testUrns?} · evaluateDefinition: {urn, definition} · vocabulary: {types}. ' +
+      'evaluate: {urn, push?, testUrns?} · batchEvaluate: {urns, push?, testUrns?} · evaluateDefinition: {urn, definition} · vocabulary: {types?}. ' +
       "DataHub's spellings `tests` and `shouldPush` are accepted too.",
   },
   answers: {
@@ -146,7 +146,7 @@ export const testShapes = {
     required: ['value'],
     properties: {
       value: {
-        description: 'evaluate: TestResults · batchEvaluate: {results: {urn: TestResults}} · evaluateDefinition: {result, explanation, note?} · vocabulary: {properties, operators}',
+        description: 'evaluate: TestResults · batchEvaluate: {results: {urn: TestResults}} · evaluateDefinition: {result, explanation, note?} · vocabulary: {entityTypes, properties, operators}',
         oneOf: [
           ref('TestResults'),
           {
@@ -165,8 +165,9 @@ export const testShapes = {
           },
           {
             type: 'object',
-            required: ['properties', 'operators'],
+            required: ['entityTypes', 'properties', 'operators'],
             properties: {
+              entityTypes: { type: 'array', items: { type: 'string' }, description: 'The entity types a test may select' },
               properties: { type: 'array', items: { type: 'string' }, description: 'Property paths known on the types (not every valid one: URN hops, map keys, lineage steps and structured properties are not listed)' },
               operators: {
                 type: 'array',
