@@ -199,6 +199,23 @@ describe('which tests run, and what push replaces', () => {
     await evaluate(t, { urn: retired, push: true });
     assert.deepEqual(brief(await aspect(t, 'dataset', retired, 'testResults')), { passing: [], failing: [active] });
   });
+
+  it('a test deleted through the entity API (the console\'s delete) is forgotten; its results go at the entity\'s next full push', async () => {
+    const doomed = datasetUrn('select.doomed');
+    await write(t, 'dataset', doomed, 'datasetProperties', { name: 'doomed', description: 'd' });
+    const gone = await defineTest(t, 'gone', { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
+    await evaluate(t, { urn: doomed, push: true });
+    assert.deepEqual(brief(await aspect(t, 'dataset', doomed, 'testResults')), { passing: [active, gone], failing: [] });
+    assert.equal((await t.call({ method: 'DELETE', url: `${V2}/test/${enc(gone)}` })).status, 200);
+    assert.equal((await t.call({ method: 'GET', url: `${V2}/test/${enc(gone)}/testInfo` })).status, 404);
+    const named = await evaluate(t, { urn: doomed, testUrns: [gone] });
+    assert.equal(named.status, 400);
+    assert.deepEqual(named.body, { error: 'Validation Error', message: `Unknown test ${gone}` });
+    // Until the entity is evaluated again its stored results name the test; then they do not.
+    assert.deepEqual(brief(await aspect(t, 'dataset', doomed, 'testResults')), { passing: [active, gone], failing: [] });
+    await evaluate(t, { urn: doomed, push: true });
+    assert.deepEqual(brief(await aspect(t, 'dataset', doomed, 'testResults')), { passing: [active], failing: [] });
+  });
 });
 
 describe('POST /gms/test?action=batchEvaluate and evaluateDefinition', () => {
