@@ -116,9 +116,9 @@ export default function Activity({ route }: { route: Route; session: Session }) 
             cursor.current = newest.nextAfter;
             setEvents(() => newest.events.reverse());
             setOpen(new Set());
+            setError(undefined);
           }
           setState('live');
-          setError(undefined);
           const params = new URLSearchParams({ after: String(cursor.current), limit: String(KEEP), wait: String(WAIT), ...Object.fromEntries(query) });
           const page = (await api<EventPage>('GET', `${EVENTS}?${params}`, { signal })).body;
           if (signal.aborted) return;
