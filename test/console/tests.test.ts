@@ -425,6 +425,12 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.getByLabel('Rule 1 property').getAttribute('aria-invalid'), null);
     assert.equal(await page.getByRole('group', { name: 'Rule 1', exact: true }).locator('.tests-refusal').count(), 0);
     await assertAccessible(page, 'tests: a refused condition');
+    // No entity type ticked: the refusal shows at the types.
+    await page.getByRole('checkbox', { name: 'dataset', exact: true }).uncheck();
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.locator('#tests-types-refusal').getByText('on.types: must be a non-empty list of entity types', { exact: true }).waitFor();
+    assert.equal(await page.locator('.tests-leaf .tests-refusal').count(), 0);
+    await page.getByRole('checkbox', { name: 'dataset', exact: true }).check();
 
     // Fixed, tried: it passes, and neither the form's error nor the condition's stays.
     await page.getByLabel('Rule 2 property').fill('datasetProperties.description');
