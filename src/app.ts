@@ -163,7 +163,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   testRoutes(app, tests);
   restliRoutes(app, services);
   tokenRoutes(app, tokens);
-  eventRoutes(app, changeLog);
+  eventRoutes(app, changeLog, registry);
   timelineRoutes(app, timeline);
   relationshipRoutes(app, relationships, registry);
   filteredScrollRoutes(app, relationships, registry, graph.lineageKinds());

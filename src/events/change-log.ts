@@ -1,7 +1,9 @@
 import { ValidationError } from '../errors.js';
 import type { Ingest } from '../ingest/ingest.js';
 import { newestEvent } from '../metrics/change-log.js';
-import type { LoggedEvent, Store } from '../store/store.js';
+import type { Registry } from '../registry/registry.js';
+import type { EventFilter, LoggedEvent, Store } from '../store/store.js';
+import { quoted } from '../limits.js';
 
 /**
  * Reading the change log (DataHub's MetadataChangeLog, without Kafka): events after a sequence,
@@ -30,6 +32,9 @@ export interface ChangeLogPage {
   nextAfter: number;
 }
 
+/** Which events a reader wants: those of one entity type, aspect and actor (each optional). */
+export type EventSelection = Pick<EventFilter, 'entityType' | 'aspect' | 'actor'>;
+
 export const MAX_EVENTS = 1000;
 export const MAX_WAIT_SECONDS = 60;
 /** How often waiters look for events committed by other processes. */
@@ -49,23 +54,46 @@ export class ChangeLog {
     });
   }
 
-  /** Events with a sequence above `after`; when there are none, waits up to `waitMs` for one. */
-  async read(after: number, limit: number, waitMs: number, closed?: AbortSignal): Promise<ChangeLogPage> {
+  /**
+   * Events with a sequence above `after` (of the selection, if any); when there are none, waits up
+   * to `waitMs` for one. The events a selection leaves out are passed over once: `nextAfter` moves
+   * past them, so a filtered feed does not read them again at each poll.
+   */
+  async read(after: number, limit: number, waitMs: number, closed?: AbortSignal, only?: EventSelection): Promise<ChangeLogPage> {
     const deadline = Date.now() + waitMs;
+    const selective = only !== undefined && Object.values(only).some((v) => v !== undefined);
     for (;;) {
-      const events = await this.store.readEvents(after, limit);
-      if (events.length > 0 || Date.now() >= deadline || closed?.aborted || this.closing) {
-        return { events: events.map(toApi), nextAfter: events.at(-1)?.sequence ?? after };
+      let events: LoggedEvent[];
+      let nextAfter: number;
+      if (selective) {
+        // The newest event first: what is read up to it is all there is to read up to it.
+        const ceiling = (await this.store.readEvents(after, 1, { newestFirst: true }))[0]?.sequence;
+        events = ceiling === undefined ? [] : await this.store.readEvents(after, limit, { ...only, upTo: ceiling });
+        nextAfter = events.length === limit ? events.at(-1)!.sequence : (ceiling ?? after);
+      } else {
+        events = await this.store.readEvents(after, limit);
+        nextAfter = events.at(-1)?.sequence ?? after;
       }
+      if (events.length > 0 || Date.now() >= deadline || closed?.aborted || this.closing) {
+        return { events: events.map(toApi), nextAfter };
+      }
+      after = nextAfter;
       await this.nextChance(Math.min(POLL_MS, deadline - Date.now()), closed);
     }
   }
 
   /**
-   * The newest events, at most `count`, oldest first: where a feed starts showing the present.
-   * Sequences may skip (a rolled-back commit on PostgreSQL), so there may be fewer.
+   * The newest events (of the selection, if any), at most `count`, oldest first: where a feed
+   * starts showing the present. Sequences may skip (a rolled-back commit on PostgreSQL), so an
+   * unfiltered page may have fewer.
    */
-  async latest(count: number): Promise<ChangeLogPage> {
+  async latest(count: number, only?: EventSelection): Promise<ChangeLogPage> {
+    if (only && Object.values(only).some((v) => v !== undefined)) {
+      const ceiling = (await this.store.readEvents(0, 1, { newestFirst: true }))[0]?.sequence;
+      if (ceiling === undefined) return { events: [], nextAfter: 0 };
+      const events = await this.store.readEvents(0, count, { ...only, upTo: ceiling, newestFirst: true });
+      return { events: events.reverse().map(toApi), nextAfter: ceiling };
+    }
     const newest = await newestEvent(this.store);
     if (!newest) return { events: [], nextAfter: 0 };
     return this.read(Math.max(0, newest.sequence - count), count, 0);
@@ -115,6 +143,29 @@ export function readParameters(query: { after?: string; limit?: string; wait?: s
     throw new ValidationError(`wait must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}, got ${JSON.stringify(wait)}`);
   }
   return { after: Number(after), limit: Number(limit), waitMs: Math.round(Number(wait) * 1000) };
+}
+
+/**
+ * `entityType`, `aspect` and `actor` as the API takes them, checked against the registry and
+ * spelled as stored (an entity type or aspect named in another case reads the same events).
+ */
+export function readSelection(query: { entityType?: string; aspect?: string; actor?: string }, registry: Registry): EventSelection {
+  const only: EventSelection = {};
+  if (query.entityType !== undefined && query.entityType !== '') {
+    const spec = registry.entityType(query.entityType);
+    if (!spec) throw new ValidationError(`entityType: unknown entity type ${quoted(query.entityType)}`);
+    only.entityType = spec.name;
+  }
+  if (query.aspect !== undefined && query.aspect !== '') {
+    const aspect = registry.entityTypes().map((e) => registry.aspectOf(e, query.aspect!)).find((a) => a !== undefined);
+    if (!aspect) throw new ValidationError(`aspect: no entity type has an aspect ${quoted(query.aspect)}`);
+    only.aspect = aspect.name;
+  }
+  if (query.actor !== undefined && query.actor !== '') {
+    if (!query.actor.startsWith('urn:li:')) throw new ValidationError(`actor: expected the actor's URN (urn:li:corpuser:…), got ${quoted(query.actor)}`);
+    only.actor = query.actor;
+  }
+  return only;
 }
 
 function toApi(e: LoggedEvent): ChangeLogEvent {

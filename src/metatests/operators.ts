@@ -139,6 +139,11 @@ const OPERATORS: readonly Operator[] = [
 
 const BY_NAME = new Map(OPERATORS.map((o) => [o.name, o]));
 
+/** Every operator, by name, with whether it takes values. */
+export function operatorList(): Array<{ name: OperatorName; binary: boolean }> {
+  return OPERATORS.map(({ name, binary }) => ({ name, binary }));
+}
+
 /** An operator by name, case-insensitively. */
 export function operatorNamed(name: string): Operator | undefined {
   return BY_NAME.get(name.toLowerCase() as OperatorName);

@@ -291,3 +291,37 @@ function pushFlat(out: unknown[], value: unknown): void {
   if (Array.isArray(value)) for (const item of value) pushFlat(out, item);
   else if (value !== undefined) out.push(value);
 }
+
+/** How deep knownPaths goes into an aspect: deeper fields exist, but editors seldom want them offered. */
+const KNOWN_DEPTH = 4;
+
+/**
+ * The property paths a rule may read on entities of these types, for an editor to offer: the
+ * system paths, `schemaFields`, and each field of each versioned aspect (arrays flattened, down to
+ * a URN, a map or KNOWN_DEPTH fields). Not every valid path: URN hops, map keys, lineage steps and
+ * structured properties are left to the writer.
+ */
+export function knownPaths(registry: Registry, types: readonly string[]): string[] {
+  const paths = new Set<string>();
+  for (const type of types) {
+    const entity = registry.entityType(type);
+    if (!entity) continue;
+    for (const path of SYSTEM_PATHS) paths.add(path);
+    if (entity.aspects.has('schemaMetadata')) paths.add('schemaFields').add('schemaFields.length');
+    for (const aspect of entity.aspects.values()) {
+      if (aspect.kind === 'versioned') addFieldPaths(registry, aspect.schema, aspect.name, 0, paths);
+    }
+  }
+  return [...paths].sort();
+}
+
+function addFieldPaths(registry: Registry, schema: JsonSchema, at: string, depth: number, paths: Set<string>): void {
+  let node = registry.deref(schema);
+  while (node.type === 'array' && node.items) node = registry.deref(node.items);
+  const fields = node.properties ? Object.entries(node.properties) : [];
+  if (fields.length === 0 || node.format === 'urn' || node.urnType !== undefined || depth >= KNOWN_DEPTH) {
+    paths.add(at);
+    return;
+  }
+  for (const [name, field] of fields) addFieldPaths(registry, field, `${at}.${name}`, depth + 1, paths);
+}

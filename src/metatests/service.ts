@@ -9,7 +9,10 @@ import { CatalogRuns, type RunOptions, type RunSummary } from './catalog-runs.js
 import { DefinitionError, parseDefinition } from './definition.js';
 import type { Verdict } from './engine.js';
 import { TestEvaluation, type EvaluateOptions } from './evaluation.js';
+import { operatorList } from './operators.js';
+import { knownPaths } from './paths.js';
 import type { TestResults } from './results.js';
+import { quoted } from '../limits.js';
 import type { PageCounts, PageTask, RunPool } from './run-pool.js';
 
 /** A finished run, as reported to onRun listeners. */
@@ -29,6 +32,13 @@ export const EMPTY_DEFINITION_NOTE = 'The definition is empty ({}): it selects n
  * Metadata tests: evaluate entities against test definitions, push results and run actions. The
  * entry points: named entities, an unsaved definition, catalog-wide runs and a worker's page of one.
  */
+export interface Vocabulary {
+  /** The entity types a test may select (those that can hold testResults). */
+  entityTypes: string[];
+  properties: string[];
+  operators: Array<{ name: string; binary: boolean }>;
+}
+
 export class MetadataTests {
   private readonly evaluation: TestEvaluation;
   private readonly runs: CatalogRuns;
@@ -76,6 +86,24 @@ export class MetadataTests {
     if (!entity) throw new NotFoundError(`Entity ${urn} not found`);
     const verdict = await this.evaluation.verdict(entity, parsed);
     return parsed.selectsNothing ? { ...verdict, note: EMPTY_DEFINITION_NOTE } : verdict;
+  }
+
+  /**
+   * The words of the definition language for entity types, for an editor to offer: the property
+   * paths known on them (knownPaths; none without types), the operators, and the types a test may
+   * select. A type no test may select is a 400.
+   */
+  vocabulary(types: unknown): Vocabulary {
+    const entityTypes = this.registry.entityTypes().filter((e) => e.aspects.has('testResults')).map((e) => e.name).sort();
+    if (types === undefined) return { entityTypes, properties: [], operators: operatorList() };
+    if (!Array.isArray(types) || types.length === 0) throw new ValidationError('types must be a non-empty list of entity types');
+    const names = types.map((t: unknown, i: number) => {
+      const spec = typeof t === 'string' ? this.registry.entityType(t) : undefined;
+      if (!spec) throw new ValidationError(`types[${i}]: unknown entity type ${quoted(t)}`);
+      if (!spec.aspects.has('testResults')) throw new ValidationError(`types[${i}]: entity type "${spec.name}" cannot hold testResults`);
+      return spec.name;
+    });
+    return { entityTypes, properties: knownPaths(this.registry, names), operators: operatorList() };
   }
 
   /**

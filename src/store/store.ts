@@ -160,6 +160,18 @@ export interface LoggedEvent extends ChangeEvent {
   sequence: number;
 }
 
+/** Which change-log events a read gives: each field given must equal the event's (all in the query, not after it). */
+export interface EventFilter {
+  entityType?: string;
+  aspect?: string;
+  /** The actor's URN (`created.actor`). */
+  actor?: string;
+  /** No event with a higher sequence. */
+  upTo?: number;
+  /** The newest first (the last `limit` of the range), instead of the oldest. */
+  newestFirst?: boolean;
+}
+
 export interface CommitBatch {
   writes: AspectWrite[];
   events: ChangeEvent[];
@@ -263,8 +275,8 @@ export interface Store extends TokenStore {
   /** Removes every edge, to draw the graph again (then setGraphVersion). */
   clearGraph(): Promise<void>;
   setGraphVersion(version: string): Promise<void>;
-  /** Change-log events with a sequence above `after`, oldest first, at most `limit`. */
-  readEvents(after: number, limit: number): Promise<LoggedEvent[]>;
+  /** Change-log events with a sequence above `after`, oldest first (unless filter.newestFirst), at most `limit`. */
+  readEvents(after: number, limit: number, filter?: EventFilter): Promise<LoggedEvent[]>;
   /** Deletes the change-log events created before `time` (epoch millis); returns how many. */
   pruneEvents(before: number): Promise<number>;
   /** An entity's points of one aspect, newest first (by timestampMillis, then key, descending). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Client } from '../reliability/client.js';
 import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
 
 const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
@@ -42,8 +43,8 @@ describe('console: activity', { skip: BROWSER_SKIP }, () => {
     await first.getByRole('cell').nth(3).getByText('globalTags', { exact: true }).waitFor();
     const cells = await first.getByRole('cell').allInnerTexts();
     assert.match(cells[0]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    assert.deepEqual(cells.slice(1), ['admin', 'live.orders dataset', 'globalTags', 'UPSERT']);
-    assert.equal(await first.getByRole('link', { name: 'live.orders' }).getAttribute('href'), `#/entity?${new URLSearchParams({ urn })}`);
+    assert.deepEqual(cells.slice(1), ['admin', 'hive · live.orders dataset', 'globalTags', 'UPSERT', 'Show diff']);
+    assert.equal(await first.getByRole('link', { name: 'hive · live.orders', exact: true }).getAttribute('href'), `#/entity?${new URLSearchParams({ urn })}`);
     assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same page', 'no reload');
 
     // The rows are the change log's newest events, newest first.
@@ -99,6 +100,84 @@ describe('console: activity', { skip: BROWSER_SKIP }, () => {
     await f.served.client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(dataset('many.newest'))}/datasetProperties`, { description: 'newest' });
     await rows.first().getByRole('link', { name: 'many.newest' }).waitFor();
     assert.equal(await rows.count(), 200);
+  });
+
+  it('filters by entity type, actor and aspect (in the URL, done by the server), names datasets with their platform, and shows a diff of each change', async () => {
+    const jdoeToken = (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'jdoe', role: 'editor' })).body.token as string;
+    const jdoe = new Client(f.served.server.base, jdoeToken);
+    const orders = 'urn:li:dataset:(urn:li:dataPlatform:snowflake,sales.orders,PROD)';
+    const chart = 'urn:li:chart:(looker,sales.chart)';
+    const tags = (...names: string[]) => ({ tags: names.map((n) => ({ tag: `urn:li:tag:${n}` })) });
+    const write = async (client: Client, urn: string, aspect: string, value: unknown) =>
+      assert.equal((await client.call('POST', `/openapi/v2/entity/${urn.split(':')[2]}/${encodeURIComponent(urn)}/${aspect}`, value)).status, 200);
+    await write(jdoe, orders, 'globalTags', tags('pii'));
+    await write(jdoe, orders, 'globalTags', tags('gold'));
+    await write(f.served.client, orders, 'globalTags', tags('admin')); // another actor
+    await write(jdoe, chart, 'globalTags', tags('chart')); // another entity type
+    await write(jdoe, orders, 'datasetProperties', { description: 'orders' }); // another aspect
+
+    const page = await f.signedIn();
+    await page.goto(f.url('#/activity'));
+    await page.getByRole('status').getByText('Live', { exact: true }).waitFor();
+    await page.getByLabel('Entity type').fill('dataset');
+    await page.getByLabel('Actor').fill('jdoe');
+    await page.getByLabel('Aspect').fill('globalTags');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/#\/activity\?entityType=dataset&actor=jdoe&aspect=globalTags$/);
+    await page.getByText('The committed changes that match the filters, newest first (the last 200).').waitFor();
+    const rows = page.locator('table.activity tbody tr');
+    const cells = async () => (await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].slice(1).map((td) => (td as HTMLElement).innerText))));
+    await rows.nth(1).waitFor();
+    const expected = ['jdoe', 'snowflake · sales.orders dataset', 'globalTags', 'UPSERT', 'Show diff'];
+    assert.deepEqual(await cells(), [expected, expected]);
+
+    // The newest change: one tag for another, as a diff of the aspect before and after.
+    await rows.first().getByRole('button', { name: 'Show diff' }).click();
+    const diff = page.locator('table.activity tbody tr.activity-diff figure');
+    await diff.waitFor();
+    assert.equal(await diff.locator('figcaption').innerText(), 'globalTags of snowflake · sales.orders, before and after: 1 line added, 1 removed');
+    assert.deepEqual(await diff.locator('.diff-del').allInnerTexts(), ['-       "tag": "urn:li:tag:pii"']);
+    assert.deepEqual(await diff.locator('.diff-add').allInnerTexts(), ['+       "tag": "urn:li:tag:gold"']);
+    assert.equal(await rows.first().getByRole('button', { name: 'Hide diff' }).getAttribute('aria-expanded'), 'true');
+    await assertAccessible(page, 'activity: filtered, a diff open');
+    // The first write had nothing before it: all of it is added.
+    await rows.nth(2).getByRole('button', { name: 'Show diff' }).click();
+    await page.getByText('globalTags of snowflake · sales.orders, before and after: 7 lines added, 0 removed').waitFor();
+
+    // Live, filtered: a matching change arrives, the others do not.
+    await write(f.served.client, orders, 'globalTags', tags('admin2'));
+    await write(jdoe, orders, 'globalTags', tags('silver'));
+    await page.locator('table.activity tbody tr:not(.activity-diff)').nth(2).waitFor();
+    assert.equal(await page.locator('table.activity tbody tr:not(.activity-diff)').count(), 3);
+    await page.locator('table.activity tbody tr:not(.activity-diff)').first().getByRole('button', { name: 'Show diff' }).click();
+    await page.getByText('globalTags of snowflake · sales.orders, before and after: 1 line added, 1 removed').first().waitFor();
+    assert.ok((await page.locator('.diff-add').allInnerTexts()).includes('+       "tag": "urn:li:tag:silver"'));
+
+    // The URL alone gives the same feed; one filter at a time too.
+    const again = await f.signedIn();
+    await again.goto(f.url(`#/activity?aspect=datasetProperties&actor=${encodeURIComponent('urn:li:corpuser:jdoe')}`));
+    await again.locator('table.activity tbody tr').first().waitFor();
+    assert.equal(await again.getByLabel('Aspect').inputValue(), 'datasetProperties');
+    assert.deepEqual(
+      await again.locator('table.activity tbody tr').evaluateAll((trs) => trs.map((tr) => (tr.children[3] as HTMLElement).innerText)),
+      ['datasetProperties'],
+    );
+    await again.getByRole('link', { name: 'Clear filters' }).click();
+    await again.waitForURL(/#\/activity$/);
+    await again.getByRole('link', { name: 'looker' }).first().waitFor();
+  });
+
+  it('a filter the server refuses says why, and the feed stops asking', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/activity?entityType=nope'));
+    await page.getByRole('alert').getByText(/unknown entity type "nope"/).waitFor();
+    await page.getByRole('status').getByText('Stopped', { exact: true }).waitFor();
+    assert.equal(await page.locator('table.activity').count(), 0);
+    // Fixing it clears the error.
+    await page.getByLabel('Entity type').fill('dataset');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('status').getByText('Live', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
   });
 
   it('fits a 375-px-wide window', async () => {

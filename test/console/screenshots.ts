@@ -68,9 +68,35 @@ try {
   await shoot('entity', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Datasets have an owner', true);
   await shoot('entity-profiles', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Column statistics of the latest profile', false, 'section:has(#profiles-title)');
   await shoot('properties', '#/properties', 1280, 800, 'Retention time (days)');
+  // The conditions editor on a test with a scope, a negation and an OR group.
+  const governed = 'urn:li:test:snowflake-governed';
+  await client.call('POST', `/openapi/v2/entity/test/${encodeURIComponent(governed)}/testInfo`, {
+    name: 'Snowflake datasets are governed',
+    category: 'Governance',
+    definition: {
+      type: 'JSON',
+      json: JSON.stringify({
+        on: { types: ['dataset'], conditions: { and: [{ property: 'dataPlatformInstance.platform', operator: 'equals', value: 'urn:li:dataPlatform:snowflake' }] } },
+        rules: [
+          { property: 'datasetProperties.description', operator: 'exists' },
+          { not: { property: 'globalTags.tags.tag', operator: 'equals', value: 'urn:li:tag:deprecated-soon' } },
+          { or: [{ property: 'ownership.owners.owner', operator: 'exists' }, { property: 'domains.domains', operator: 'starts_with', values: ['urn:li:domain:sales', 'urn:li:domain:finance'] }] },
+        ],
+      }),
+    },
+  });
+  await shoot('tests-editor', `#/tests?urn=${encodeURIComponent(governed)}`, 1280, 1400, 'Rule 3.2 property', false, 'section[aria-labelledby="tests-definition"]');
+  await shoot('tests-list', '#/tests', 1280, 800, 'Metadata tests (');
+  // A test's page: its definition as conditions (the structured editor), try and run.
   await shoot('tests', `#/tests?urn=${encodeURIComponent(DESCRIBED_TEST)}`, 1280, 800, 'Run over the catalog', true);
   await shoot('tokens', '#/tokens', 1280, 800, 'admin');
-  await shoot('activity', '#/activity', 1280, 800, 'Live');
+  // Activity filtered to datasets' tags, the newest change's diff open: one dataset's tags rewritten.
+  const retagged = demoDataset(0);
+  await client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(retagged.urn)}/globalTags`, { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] });
+  await shoot('activity', '#/activity?entityType=dataset&aspect=globalTags', 1280, 800, 'Live', false, undefined, async (page) => {
+    await page.locator('table.activity tbody tr').first().getByRole('button', { name: 'Show diff' }).click();
+    await page.locator('tr.activity-diff figure').waitFor();
+  });
   await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
   // GraphiQL, its page beside the console's: a search run, and the docs opened at Query.
   await shoot('graphiql', 'graphiql/', 1280, 800, 'admin (admin)', false, undefined, async (page) => {

@@ -10,9 +10,17 @@ const path = (urn: string) => encodeURIComponent(urn);
 describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
   const f = consoleFixture();
 
-  /** The definition textarea, replaced with `json`. */
+  /** The definition textarea (the JSON view), replaced with `json`. */
   async function setDefinition(page: Page, json: unknown) {
+    await jsonView(page);
     await page.getByLabel('Definition (JSON)').fill(typeof json === 'string' ? json : JSON.stringify(json, null, 2));
+  }
+
+  /** Switches the definition editor to its JSON view. */
+  async function jsonView(page: Page) {
+    const button = page.getByRole('group', { name: 'Edit the definition as' }).getByRole('button', { name: 'JSON', exact: true });
+    if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+    await page.getByLabel('Definition (JSON)').waitFor();
   }
 
   it('creates a test through the form (read back through the API), lists it, and edits it', async () => {
@@ -55,7 +63,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
 
     // Edit: the category and the mode; the rest of the aspect stays.
     await page.getByLabel('Category').fill('Governance');
-    await page.getByLabel('Mode').selectOption('INACTIVE');
+    await page.getByLabel('Mode', { exact: true }).selectOption('INACTIVE');
     await page.getByRole('button', { name: 'Save test' }).click();
     await page.getByRole('status').getByText('Saved.').waitFor();
     const edited = (await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:datasets-are-described')}/testInfo`)).body.value;
@@ -226,8 +234,14 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('heading', { name: 'Viewer sees', level: 1 }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save test' }).count(), 0);
     assert.equal(await page.getByLabel('Name').getAttribute('readonly'), '');
+    // Its conditions are shown, not editable; so is its JSON.
+    assert.equal(await page.getByLabel('Rule 1 property').getAttribute('readonly'), '');
+    assert.equal(await page.getByLabel('Rule 1 operator').isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: /^Add a condition/ }).count(), 0);
+    await jsonView(page);
     assert.equal(await page.getByLabel('Definition (JSON)').getAttribute('readonly'), '');
     assert.equal(await page.getByLabel(/Push the results/).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^Delete/ }).count(), 0);
     await page.getByRole('button', { name: 'Run over the catalog' }).waitFor();
     await assertAccessible(page, 'tests: a viewer on a test');
   });
@@ -272,9 +286,186 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
       await page.getByRole('note').innerText(),
       'selects nothing Its definition names no entity types (on.types), so it never selects an entity: a run finds nothing to pass or fail.',
     );
+    // The conditions view cannot show {}: the JSON view, saying why.
+    await page.getByText('Shown as JSON: The definition is {}: it selects nothing, and has no conditions to show.').waitFor();
     assert.equal(await page.getByLabel('Definition (JSON)').inputValue(), '{}');
     await page.getByText('The saved definition selects no entity type.').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Run over the catalog' }).count(), 0);
     await assertAccessible(page, 'tests: a test that selects nothing');
+  });
+  it('builds a definition from conditions (types, properties offered, operators, values, and/or/not groups), in sync with its JSON both ways', async () => {
+    await f.served.client.call('POST', `/openapi/v2/entity/structuredProperty/${path('urn:li:structuredProperty:io.acryl.retentionDays')}/propertyDefinition`, {
+      qualifiedName: 'io.acryl.retentionDays',
+      valueType: 'urn:li:dataType:datahub.number',
+      entityTypes: ['urn:li:entityType:datahub.dataset'],
+    });
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests?new=1'));
+    await page.getByLabel('Name').fill('Governed datasets');
+    await page.getByLabel('Category').fill('Governance');
+    // The new definition opens as conditions: its type ticked, its one rule shown.
+    assert.equal(await page.getByRole('button', { name: 'Conditions', exact: true }).getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.getByRole('checkbox', { name: 'dataset', exact: true }).isChecked(), true);
+    assert.equal(await page.getByRole('checkbox', { name: 'chart', exact: true }).isChecked(), false);
+    assert.equal(await page.getByLabel('Rule 1 property').inputValue(), 'datasetProperties.description');
+    assert.equal(await page.getByLabel('Rule 1 operator').inputValue(), 'exists');
+    assert.equal(await page.getByLabel('Rule 1 value').count(), 0);
+    // The properties offered: the registry's fields of the types, and the catalog's structured properties.
+    const offered = page.locator('datalist#tests-properties option');
+    await page.locator('datalist#tests-properties option[value="structuredProperties.io.acryl.retentionDays"]').waitFor({ state: 'attached' });
+    for (const known of ['ownership.owners.owner', 'globalTags.tags.tag', 'schemaFields.length', 'domains.domains']) {
+      assert.equal(await page.locator(`datalist#tests-properties option[value="${known}"]`).count(), 1, known);
+    }
+    assert.ok((await offered.count()) > 100);
+    assert.deepEqual(
+      await page.getByLabel('Rule 1 operator').locator('option').allInnerTexts(),
+      ['equals', 'contains any of', 'contains the text', 'starts with', 'matches the pattern', 'is greater than', 'is less than', 'exists', 'is true', 'is false', 'schema fields all have descriptions'],
+    );
+
+    // Rule 2: a negated equals; Rule 3: an OR group of two; a scope condition.
+    await page.getByRole('button', { name: 'Add a condition to the rules' }).click();
+    await page.getByLabel('Rule 2 property').fill('globalTags.tags.tag');
+    await page.getByLabel('Rule 2 operator').selectOption('equals');
+    await page.getByLabel('Rule 2 value').fill('urn:li:tag:deprecated');
+    await page.getByLabel('not (Rule 2 negated)').check();
+    await page.getByRole('button', { name: 'Add a group to the rules' }).click();
+    await page.getByLabel('Rule 3.1 property').fill('ownership.owners.owner');
+    await page.getByRole('button', { name: 'Add a condition to Rule 3' }).click();
+    await page.getByLabel('Rule 3.2 property').fill('structuredProperties.io.acryl.retentionDays');
+    await page.getByLabel('Rule 3.2 operator').selectOption('greater_than');
+    await page.getByLabel('Rule 3.2 value').fill('30');
+    await page.getByRole('button', { name: 'Add a value to Rule 3.2' }).click();
+    await page.getByLabel('Rule 3.2 value 2', { exact: true }).fill('60');
+    await page.getByRole('button', { name: 'Remove Rule 3.2 value 2' }).click();
+    await page.getByRole('button', { name: 'Narrow the scope' }).click();
+    await page.getByLabel('Scope 1 property').fill('dataPlatformInstance.platform');
+    await page.getByLabel('Scope 1 operator').selectOption('equals');
+    await page.getByLabel('Scope 1 value').fill('urn:li:dataPlatform:snowflake');
+    await page.getByRole('checkbox', { name: 'chart', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'chart', exact: true }).uncheck();
+    await assertAccessible(page, 'tests: the conditions editor');
+
+    const expected = {
+      on: { types: ['dataset'], conditions: { and: [{ property: 'dataPlatformInstance.platform', operator: 'equals', value: 'urn:li:dataPlatform:snowflake' }] } },
+      rules: [
+        { property: 'datasetProperties.description', operator: 'exists' },
+        { not: { property: 'globalTags.tags.tag', operator: 'equals', value: 'urn:li:tag:deprecated' } },
+        { or: [{ property: 'ownership.owners.owner', operator: 'exists' }, { property: 'structuredProperties.io.acryl.retentionDays', operator: 'greater_than', value: '30' }] },
+      ],
+    };
+    await jsonView(page);
+    assert.deepEqual(JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()), expected);
+    // And back: an edit in the JSON shows in the conditions.
+    await setDefinition(page, { ...expected, rules: [...expected.rules.slice(0, 2), { and: [{ property: 'ownership.owners.owner', operator: 'exists' }] }] });
+    await page.getByRole('button', { name: 'Conditions', exact: true }).click();
+    assert.equal(await page.getByLabel('the rules: how the conditions combine').inputValue(), 'and');
+    assert.equal(await page.getByLabel('Rule 3: how the conditions combine').inputValue(), 'and');
+    assert.equal(await page.getByLabel('Rule 3.1 property').inputValue(), 'ownership.owners.owner');
+    assert.equal(await page.getByLabel('Rule 3.2 property').count(), 0);
+    assert.equal(await page.getByLabel('Rule 2 value').inputValue(), 'urn:li:tag:deprecated');
+    assert.equal(await page.getByLabel('not (Rule 2 negated)').isChecked(), true);
+    await page.getByLabel('Rule 3: how the conditions combine').selectOption('not-or');
+    await page.getByRole('button', { name: 'Remove Rule 1' }).click();
+
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.waitForURL(/#\/tests\?urn=urn%3Ali%3Atest%3Agoverned-datasets$/);
+    const stored = (await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:governed-datasets')}/testInfo`)).body.value;
+    assert.deepEqual(JSON.parse(stored.definition.json), {
+      on: expected.on,
+      rules: [expected.rules[1], { not: { or: [{ property: 'ownership.owners.owner', operator: 'exists' }] } }],
+    });
+    // A saved test opens as conditions too.
+    await page.getByLabel('Rule 2: how the conditions combine').waitFor();
+    assert.equal(await page.getByLabel('Rule 2: how the conditions combine').inputValue(), 'not-or');
+  });
+
+  it('a definition the conditions cannot show opens as JSON, saying why; its actions are kept', async () => {
+    const legacy = { on: { types: ['dataset'] }, rules: [{ query: 'urn', operation: 'exists' }] };
+    await f.served.client.call('POST', `/openapi/v2/entity/test/${path('urn:li:test:legacy')}/testInfo`, {
+      name: 'Legacy spelling',
+      category: 'Governance',
+      definition: { type: 'JSON', json: JSON.stringify(legacy) },
+    });
+    const page = await f.signedIn();
+    await page.goto(f.url(`#/tests?urn=${path('urn:li:test:legacy')}`));
+    await page.getByText('Shown as JSON: rules[0] uses DataHub\'s older spelling "query", "operation"; edit it here, or write it as property, operator, value and not.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'JSON', exact: true }).getAttribute('aria-pressed'), 'true');
+    await page.getByRole('button', { name: 'Conditions', exact: true }).click();
+    assert.equal(await page.getByRole('button', { name: 'JSON', exact: true }).getAttribute('aria-pressed'), 'true');
+    // Rewritten in today's spelling, with actions: the conditions show it, the actions are kept as they are.
+    const actions = { passing: [{ type: 'ADD_TAGS', params: { values: ['urn:li:tag:ok'] } }] };
+    await setDefinition(page, { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }], actions });
+    await page.getByRole('button', { name: 'Conditions', exact: true }).click();
+    await page.getByText('The test also has actions (passing): edit them in the JSON view.').waitFor();
+    assert.equal(await page.getByText(/^Shown as JSON/).count(), 0);
+    await page.getByLabel('Rule 1 operator').selectOption('starts_with');
+    await page.getByLabel('Rule 1 value').fill('urn:li:dataset:');
+    await page.getByRole('button', { name: 'Save test' }).click();
+    await page.getByRole('status').getByText('Saved.').waitFor();
+    const stored = (await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:legacy')}/testInfo`)).body.value;
+    assert.deepEqual(JSON.parse(stored.definition.json), { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'starts_with', value: 'urn:li:dataset:' }], actions });
+  });
+
+  it('a refusal shows next to the condition at fault; a later success clears every error', async () => {
+    const orders = dataset('mysql', 'refused.orders');
+    await f.served.client.call('POST', `/openapi/v2/entity/dataset/${path(orders)}/datasetProperties`, { description: 'orders' });
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests?new=1'));
+    await page.getByLabel('Name').fill('Refused first');
+    await page.getByLabel('Category').fill('Governance');
+    await page.getByRole('button', { name: 'Add a condition to the rules' }).click();
+    await page.getByLabel('Rule 2 property').fill('datasetProperties.nope');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    const message = 'rules[1].property: "datasetProperties.nope" is not a property of dataset: datasetProperties has no field nope';
+    await page.getByRole('alert').getByText(message, { exact: false }).waitFor();
+    // Next to Rule 2, which is marked; Rule 1 is not.
+    const rule2 = page.getByRole('group', { name: 'Rule 2', exact: true });
+    assert.equal(await rule2.locator('.tests-refusal').innerText(), 'property: "datasetProperties.nope" is not a property of dataset: datasetProperties has no field nope');
+    assert.equal(await page.getByLabel('Rule 2 property').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Rule 1 property').getAttribute('aria-invalid'), null);
+    assert.equal(await page.getByRole('group', { name: 'Rule 1', exact: true }).locator('.tests-refusal').count(), 0);
+    await assertAccessible(page, 'tests: a refused condition');
+    // No entity type ticked: the refusal shows at the types.
+    await page.getByRole('checkbox', { name: 'dataset', exact: true }).uncheck();
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.locator('#tests-types-refusal').getByText('on.types: must be a non-empty list of entity types', { exact: true }).waitFor();
+    assert.equal(await page.locator('.tests-leaf .tests-refusal').count(), 0);
+    await page.getByRole('checkbox', { name: 'dataset', exact: true }).check();
+
+    // Fixed, tried: it passes, and neither the form's error nor the condition's stays.
+    await page.getByLabel('Rule 2 property').fill('datasetProperties.description');
+    await page.getByLabel('Entity URN').fill(orders);
+    await page.getByRole('button', { name: 'Try the definition' }).click();
+    await page.locator('.tests-verdict').getByText('Passes', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assert.equal(await page.locator('.tests-refusal').count(), 0);
+    assert.equal(await page.getByLabel('Rule 2 property').getAttribute('aria-invalid'), null);
+  });
+
+  it('deletes a test after a confirmation naming it; the list says so and no longer has it', async () => {
+    await f.served.client.call('POST', `/openapi/v2/entity/test/${path('urn:li:test:doomed')}/testInfo`, {
+      name: 'Doomed test',
+      category: 'Governance',
+      definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] }) },
+    });
+    const page = await f.signedIn();
+    await page.goto(f.url(`#/tests?urn=${path('urn:li:test:doomed')}`));
+    await page.getByRole('button', { name: 'Delete this test…' }).click();
+    const question = page.locator('#tests-delete-question');
+    assert.equal(
+      await question.innerText(),
+      'Delete the test Doomed test (urn:li:test:doomed)? It stops running at once; the entities keep its results until they are next evaluated, which drops them. This cannot be undone.',
+    );
+    await assertAccessible(page, 'tests: confirming a delete');
+    // Kept: nothing happens.
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    assert.equal((await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:doomed')}/testInfo`)).status, 200);
+    await page.getByRole('button', { name: 'Delete this test…' }).click();
+    await page.getByRole('button', { name: 'Delete \u201cDoomed test\u201d' }).click();
+    await page.waitForURL(/#\/tests\?deleted=Doomed\+test$/);
+    await page.getByRole('status').getByText('Deleted the test \u201cDoomed test\u201d.').waitFor();
+    await page.locator('main table tbody tr').first().waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Doomed test' }).count(), 0);
+    assert.equal((await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:doomed')}/testInfo`)).status, 404);
   });
 });

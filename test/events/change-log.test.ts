@@ -111,7 +111,67 @@ describe('the change log (GET /openapi/v2/events)', () => {
     assert.ok(Date.now() - began >= 290);
   });
 
+  it('filters by entity type, aspect and actor in the query, newest or after a sequence, passing over the rest once', async () => {
+    const start = await last();
+    const jdoe = { actor: 'urn:li:corpuser:jdoe', source: 'OPENAPI' };
+    const orders = datasetUrn('filter.orders', 'snowflake');
+    const chart = 'urn:li:chart:(looker,filter.chart)';
+    await write(orders, 'globalTags', { tags: [{ tag: 'urn:li:tag:a' }] });
+    await t.services.ingest.ingest([{ urn: orders, aspect: 'globalTags', changeType: 'UPSERT', value: { tags: [{ tag: 'urn:li:tag:b' }] } }], jdoe);
+    await t.services.ingest.ingest([{ urn: chart, aspect: 'globalTags', changeType: 'UPSERT', value: { tags: [{ tag: 'urn:li:tag:c' }] } }], jdoe);
+    await t.services.ingest.ingest([{ urn: orders, aspect: 'datasetProperties', changeType: 'UPSERT', value: { description: 'orders' } }], jdoe);
+    const all = (await t.call({ method: 'GET', url: `${EVENTS}?after=${start}&limit=1000` })).body;
+    type Event = { sequence: number; urn: string; entityType: string; aspectName: string; created: { actor: string } };
+    const mine = (e: Event) => e.urn === orders || e.urn === chart;
+    const read = async (query: string) => {
+      const res = await t.call({ method: 'GET', url: `${EVENTS}?${query}` });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body as { events: Event[]; nextAfter: number };
+    };
+    const shown = (page: { events: Event[] }) => page.events.filter(mine).map((e) => `${e.entityType} ${e.aspectName} ${e.created.actor}`);
+
+    // Each filter, and all three together; entity type and aspect in any case.
+    assert.deepEqual(shown(await read(`after=${start}&aspect=globalTags`)), [
+      'dataset globalTags urn:li:corpuser:datahub',
+      'dataset globalTags urn:li:corpuser:jdoe',
+      'chart globalTags urn:li:corpuser:jdoe',
+    ]);
+    assert.deepEqual(shown(await read(`after=${start}&entityType=DATASET&actor=${enc('urn:li:corpuser:jdoe')}`)), [
+      'dataset globalTags urn:li:corpuser:jdoe',
+      'dataset datasetProperties urn:li:corpuser:jdoe',
+    ]);
+    const three = await read(`after=${start}&entityType=dataset&aspect=globaltags&actor=${enc('urn:li:corpuser:jdoe')}`);
+    assert.deepEqual(shown(three), ['dataset globalTags urn:li:corpuser:jdoe']);
+    assert.deepEqual(three.events[0]!.sequence, all.events.find((e: Event) => e.urn === orders && e.created.actor === 'urn:li:corpuser:jdoe').sequence);
+    // Fewer than the limit matched: it continues after the newest event read, not after the last match.
+    assert.equal(three.nextAfter, all.nextAfter);
+
+    // latest=N of a filter: its newest N, oldest first; where to continue is the log's newest.
+    const latest = await read(`latest=2&aspect=globalTags`);
+    assert.deepEqual(shown(latest), ['dataset globalTags urn:li:corpuser:jdoe', 'chart globalTags urn:li:corpuser:jdoe']);
+    assert.equal(latest.nextAfter, all.nextAfter);
+
+    // A full page of matches continues after its last one.
+    const page = await read(`after=${start}&limit=1&entityType=dataset`);
+    assert.equal(page.events.length, 1);
+    assert.equal(page.nextAfter, page.events[0]!.sequence);
+
+    // Nothing matched: an empty page that still moves past the events read.
+    assert.deepEqual(await read(`after=${start}&entityType=dashboard`), { events: [], nextAfter: all.nextAfter });
+    // A waiting filtered read wakes for a matching change only.
+    const waiting = read(`after=${all.nextAfter}&wait=20&entityType=chart`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await write(datasetUrn('filter.other'), 'globalTags', { tags: [{ tag: 'urn:li:tag:x' }] });
+    await t.services.ingest.ingest([{ urn: chart, aspect: 'globalTags', changeType: 'UPSERT', value: { tags: [{ tag: 'urn:li:tag:d' }] } }], jdoe);
+    const woken = await waiting;
+    assert.deepEqual(woken.events.map((e) => `${e.urn} ${e.aspectName}`), [`${chart} globalTags`]);
+  });
+
   for (const [query, message] of [
+    ['entityType=nope', 'entityType: unknown entity type "nope"'],
+    ['aspect=nope', 'aspect: no entity type has an aspect "nope"'],
+    ['actor=jdoe', 'actor: expected the actor\'s URN (urn:li:corpuser:…), got "jdoe"'],
+    ['latest=5&entityType=nope', 'entityType: unknown entity type "nope"'],
     ['after=-1', 'after must be a sequence number (a non-negative integer), got "-1"'],
     ['after=abc', 'after must be a sequence number (a non-negative integer), got "abc"'],
     ['limit=0', 'limit must be an integer from 1 to 1000, got "0"'],

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { pathProblem } from '../../src/metatests/paths.js';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
 import { aspect, brief, defineTest, evaluate, write } from './fixtures.js';
 
@@ -198,6 +199,23 @@ describe('which tests run, and what push replaces', () => {
     await evaluate(t, { urn: retired, push: true });
     assert.deepEqual(brief(await aspect(t, 'dataset', retired, 'testResults')), { passing: [], failing: [active] });
   });
+
+  it('a test deleted through the entity API (the console\'s delete) is forgotten; its results go at the entity\'s next full push', async () => {
+    const doomed = datasetUrn('select.doomed');
+    await write(t, 'dataset', doomed, 'datasetProperties', { name: 'doomed', description: 'd' });
+    const gone = await defineTest(t, 'gone', { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
+    await evaluate(t, { urn: doomed, push: true });
+    assert.deepEqual(brief(await aspect(t, 'dataset', doomed, 'testResults')), { passing: [active, gone], failing: [] });
+    assert.equal((await t.call({ method: 'DELETE', url: `${V2}/test/${enc(gone)}` })).status, 200);
+    assert.equal((await t.call({ method: 'GET', url: `${V2}/test/${enc(gone)}/testInfo` })).status, 404);
+    const named = await evaluate(t, { urn: doomed, testUrns: [gone] });
+    assert.equal(named.status, 400);
+    assert.deepEqual(named.body, { error: 'Validation Error', message: `Unknown test ${gone}` });
+    // Until the entity is evaluated again its stored results name the test; then they do not.
+    assert.deepEqual(brief(await aspect(t, 'dataset', doomed, 'testResults')), { passing: [active, gone], failing: [] });
+    await evaluate(t, { urn: doomed, push: true });
+    assert.deepEqual(brief(await aspect(t, 'dataset', doomed, 'testResults')), { passing: [active], failing: [] });
+  });
 });
 
 describe('POST /gms/test?action=batchEvaluate and evaluateDefinition', () => {
@@ -220,6 +238,50 @@ describe('POST /gms/test?action=batchEvaluate and evaluateDefinition', () => {
     assert.deepEqual(brief(res.body.value.results[a]), { passing: [described], failing: [] });
     assert.deepEqual(brief(res.body.value.results[b]), { passing: [], failing: [described] });
     assert.deepEqual(brief(await aspect(t, 'dataset', b, 'testResults')), { passing: [], failing: [described] });
+  });
+
+  it('vocabulary lists the property paths known on the types, each one valid, and the operators', async () => {
+    const res = await evaluate(t, { types: ['dataset'] }, 'vocabulary');
+    assert.equal(res.status, 200);
+    const { properties, operators } = res.body.value as { properties: string[]; operators: Array<{ name: string; binary: boolean }> };
+    for (const path of ['urn', 'entityType', '__lastUpdated', 'schemaFields', 'schemaFields.length', 'datasetProperties.description', 'datasetProperties.customProperties', 'ownership.owners.owner', 'globalTags.tags.tag', 'glossaryTerms.terms.urn', 'domains.domains', 'dataPlatformInstance.platform', 'structuredProperties.properties.propertyUrn']) {
+      assert.ok(properties.includes(path), path);
+    }
+    assert.deepEqual(properties, [...properties].sort());
+    // No timeseries aspect (a rule reads the latest versions), nothing past a URN.
+    assert.ok(!properties.some((p) => p.startsWith('datasetProfile.')));
+    assert.ok(!properties.some((p) => p.startsWith('ownership.owners.owner.')));
+    for (const path of properties) assert.equal(pathProblem(t.services.registry, ['dataset'], path), undefined, path);
+    assert.deepEqual(operators, [
+      { name: 'equals', binary: true },
+      { name: 'contains_any', binary: true },
+      { name: 'contains_str', binary: true },
+      { name: 'starts_with', binary: true },
+      { name: 'regex_match', binary: true },
+      { name: 'greater_than', binary: true },
+      { name: 'less_than', binary: true },
+      { name: 'exists', binary: false },
+      { name: 'is_true', binary: false },
+      { name: 'is_false', binary: false },
+      { name: 'schema_fields_have_descriptions', binary: false },
+    ]);
+    // Several types: what any of them has (a chart has no schema fields).
+    const both = (await evaluate(t, { types: ['chart', 'dataset'] }, 'vocabulary')).body.value.properties as string[];
+    assert.ok(both.includes('chartInfo.title') && both.includes('schemaFields'));
+    assert.ok(!(await evaluate(t, { types: ['chart'] }, 'vocabulary')).body.value.properties.includes('schemaFields'));
+
+    const invalid = (message: string) => ({ error: 'Validation Error', message });
+    assert.deepEqual((await evaluate(t, { types: [] }, 'vocabulary')).body, invalid('types must be a non-empty list of entity types'));
+    // Without types: the types a test may select, and no properties.
+    const bare = (await evaluate(t, {}, 'vocabulary')).body.value;
+    assert.deepEqual(bare.properties, []);
+    assert.ok(bare.entityTypes.includes('dataset') && bare.entityTypes.includes('chart') && !bare.entityTypes.includes('dataPlatform'));
+    assert.deepEqual(bare.entityTypes, [...bare.entityTypes].sort());
+    assert.deepEqual(bare.operators, operators);
+    assert.deepEqual((await evaluate(t, { types: ['dataset', 'nope'] }, 'vocabulary')).body, invalid('types[1]: unknown entity type "nope"'));
+    const refused = await evaluate(t, { types: ['dataPlatform'] }, 'vocabulary');
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, invalid('types[0]: entity type "dataPlatform" cannot hold testResults'));
   });
 
   it('batchEvaluate answers 400 without urns and 404 for an unknown entity', async () => {

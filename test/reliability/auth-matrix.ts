@@ -160,6 +160,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
     { name: 'POST /entities?action=delete', needs: 'write', restli: true, ok: 200, request: () => ({ method: 'POST', path: '/entities?action=delete', body: { urn: NEVER } }) },
     { name: 'POST /gms/test evaluate', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/gms/test?action=evaluate', body: { urn: MATRIX_DATASET } }) },
     { name: 'POST /gms/test batchEvaluate', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET] } }) },
+    { name: 'POST /gms/test vocabulary', needs: 'read', ok: 200, request: () => ({ method: 'POST', path: '/gms/test?action=vocabulary', body: { types: ['dataset'] } }) },
     {
       name: 'POST /gms/test evaluateDefinition',
       needs: 'read',

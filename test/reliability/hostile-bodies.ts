@@ -222,7 +222,7 @@ export const graphqlBody = fc.record(
   { requiredKeys: [] },
 );
 
-/** The body of POST /gms/test: evaluate one or several entities, push or not, or a definition. */
+/** The body of POST /gms/test: evaluate one or several entities, push or not, or a definition; or the vocabulary of types. */
 export const evaluateBody = fc.record(
   {
     urn: fc.oneof(fc.constantFrom(...SEED_DATASETS), hostileUrn),
@@ -232,6 +232,8 @@ export const evaluateBody = fc.record(
     testUrns: fc.array(fc.oneof(fc.constant(SEED_TEST), hostileUrn), { maxLength: 3 }),
     tests: fc.array(hostileUrn, { maxLength: 2 }),
     definition: fc.oneof(testDefinition, testDefinition.map((d) => JSON.stringify(d)), fc.jsonValue({ maxDepth: 3 })),
+    // action=vocabulary
+    types: fc.oneof(fc.array(fc.oneof(fc.constantFrom('dataset', 'chart', 'corpuser'), anyText), { maxLength: 3 }), anyText),
   },
   { requiredKeys: [] },
 );

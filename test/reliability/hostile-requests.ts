@@ -104,10 +104,13 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   sort: fc.oneof(fc.constantFrom('urn', 'name', 'qualifiedName', '_score'), anyText),
   sortCriteria: fc.oneof(fc.constantFrom('urn', 'name', 'qualifiedName', '_score', 'hostile.retention'), anyText),
   sortOrder: fc.oneof(fc.constantFrom('ASCENDING', 'DESCENDING', 'ascending'), anyText),
-  action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('evaluate', 'batchEvaluate', 'evaluateDefinition') }, { weight: 1, arbitrary: anyText }),
+  action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('evaluate', 'batchEvaluate', 'evaluateDefinition', 'vocabulary') }, { weight: 1, arbitrary: anyText }),
   after: number,
   limit: number,
   latest: number,
+  // The change log's filters.
+  entityType: fc.oneof(fc.constantFrom('dataset', 'DATASET', 'chart', 'nope', ''), anyText),
+  actor: fc.oneof(fc.constantFrom('urn:li:corpuser:admin', 'admin', ''), anyText),
   ifNoneMatch: fc.constantFrom('*', 'x'),
   aspect: fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText),
   // Rest.li 2.0's list syntax, or a plain name.
@@ -291,7 +294,7 @@ const ROUTES: RouteSpec[] = [
   { route: 'POST /auth/tokens', methods: ['POST'], pathAndBody: withBody(fc.constant('/openapi/v2/auth/tokens'), bodyBytes(tokenBody)), query: queryString([]) },
   { route: 'GET /auth/tokens', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/auth/tokens')), query: queryString([]) },
   { route: 'DELETE /auth/tokens/{id}', methods: ['DELETE'], pathAndBody: noBody(inUrl(fc.oneof(anyText, fc.uuid())).map((id) => `/openapi/v2/auth/tokens/${id}`)), query: queryString([]) },
-  { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait', 'latest']) },
+  { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait', 'latest', 'entityType', 'aspect', 'actor']) },
   { route: 'GET /timeline/{urn}', methods: ['GET'], pathAndBody: noBody(timelinePath), query: queryString(['startTime', 'endTime', 'raw', 'includeVersionSet', 'categories'], ['categories']) },
   { route: 'GET /timeline/{urn}', methods: ['GET'], pathAndBody: noBody(timelinePath), query: queryString(['categories', 'startTime', 'endTime', 'raw']) },
   { route: 'v3 GET /{type}', methods: ['GET'], pathAndBody: noBody(v3TypePath), query: queryString([...SEARCH_KEYS, 'aspects', 'aspectNames', 'pitKeepAlive', 'skipCache']) },

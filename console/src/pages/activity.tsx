@@ -1,11 +1,13 @@
+import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, ApiError } from '../api';
 import { ErrorMessage, shortUrn } from '../components/common';
-import { href, type Route } from '../router';
+import { JsonDiff } from '../components/diff';
+import { href, navigate, type Route } from '../router';
 import type { Session } from '../session';
 import './activity.css';
 
-/** One change-log event, as `GET /openapi/v2/events` gives it (the aspect values are not shown here). */
+/** One change-log event, as `GET /openapi/v2/events` gives it: the aspect's value after the change and before it. */
 interface ChangeEvent {
   sequence: number;
   urn: string;
@@ -13,6 +15,42 @@ interface ChangeEvent {
   aspectName: string;
   changeType: string;
   created: { time: number; actor: string };
+  aspect: unknown;
+  previousAspectValue: unknown;
+}
+
+/** The feed's filters, as the URL has them (`#/activity?entityType=dataset&actor=jdoe&aspect=globalTags`). */
+interface Filters {
+  entityType: string;
+  actor: string;
+  aspect: string;
+}
+
+const FILTERS: ReadonlyArray<{ key: keyof Filters; label: string; placeholder: string }> = [
+  { key: 'entityType', label: 'Entity type', placeholder: 'dataset' },
+  { key: 'actor', label: 'Actor', placeholder: 'jdoe or urn:li:corpuser:jdoe' },
+  { key: 'aspect', label: 'Aspect', placeholder: 'globalTags' },
+];
+
+const USER_PREFIX = 'urn:li:corpuser:';
+
+function filtersOf(params: URLSearchParams): Filters {
+  return { entityType: params.get('entityType')?.trim() ?? '', actor: params.get('actor')?.trim() ?? '', aspect: params.get('aspect')?.trim() ?? '' };
+}
+
+/** The filters as the change-log query takes them: an actor given by user name becomes its URN. */
+function filterQuery(filters: Filters): URLSearchParams {
+  const query = new URLSearchParams();
+  if (filters.entityType) query.set('entityType', filters.entityType);
+  if (filters.actor) query.set('actor', filters.actor.startsWith('urn:') ? filters.actor : `${USER_PREFIX}${filters.actor}`);
+  if (filters.aspect) query.set('aspect', filters.aspect);
+  return query;
+}
+
+/** An entity by its name, a dataset with its platform: `snowflake · sales.orders`. */
+export function entityName(urn: string): string {
+  const dataset = /^urn:li:dataset:\(urn:li:dataPlatform:([^,]+),(.+),([A-Z]+)\)$/.exec(urn);
+  return dataset ? `${dataset[1]} · ${dataset[2]}` : shortUrn(urn);
 }
 
 interface EventPage {
@@ -26,21 +64,41 @@ export const KEEP = 200;
 /** How long one long poll waits for a change, in seconds. */
 const WAIT = 20;
 
-type State = 'starting' | 'live' | 'paused' | 'retrying';
+type State = 'starting' | 'live' | 'paused' | 'retrying' | 'refused';
 
 /**
  * The change log as a live feed: the last changes, then each new one as it is committed (long
  * polling while the page is open and not paused; leaving the page aborts the waiting request).
+ * Filtered by entity type, actor and aspect in the server's query; each change opens to a diff of
+ * the aspect before and after it.
  */
-export default function Activity(_: { route: Route; session: Session }) {
-  const [events, setEvents] = useState<ChangeEvent[]>([]);
+export default function Activity({ route }: { route: Route; session: Session }) {
+  const filters = filtersOf(route.params);
+  const query = filterQuery(filters);
+  const filterKey = query.toString();
+  // The events shown and the filters they were read with: others' are not shown, not even for a moment.
+  const [feed, setFeed] = useState<{ filter: string; events: ChangeEvent[] }>({ filter: filterKey, events: [] });
+  const events = feed.filter === filterKey ? feed.events : [];
   const [paused, setPaused] = useState(false);
   const [state, setState] = useState<State>('starting');
   const [error, setError] = useState<unknown>();
-  /** The last sequence shown: where the feed continues, across pauses. */
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  /** The last sequence shown: where the feed continues, across pauses (not across filters). */
   const cursor = useRef<number>();
+  const shownFilter = useRef(filterKey);
+  if (shownFilter.current !== filterKey) {
+    shownFilter.current = filterKey;
+    cursor.current = undefined;
+  }
 
   useEffect(() => {
+    const setEvents = (update: (shown: ChangeEvent[]) => ChangeEvent[]) =>
+      setFeed((current) => ({ filter: filterKey, events: update(current.filter === filterKey ? current.events : []) }));
+    if (cursor.current === undefined) {
+      setEvents(() => []);
+      setError(undefined);
+      setState('starting');
+    }
     if (paused) {
       setState('paused');
       return;
@@ -53,13 +111,15 @@ export default function Activity(_: { route: Route; session: Session }) {
         try {
           if (cursor.current === undefined) {
             // The newest events first, then everything after them as it is committed.
-            const newest = (await api<EventPage>('GET', `${EVENTS}?latest=${KEEP}`, { signal })).body;
+            const newest = (await api<EventPage>('GET', `${EVENTS}?${new URLSearchParams({ latest: String(KEEP), ...Object.fromEntries(query) })}`, { signal })).body;
             if (signal.aborted) return;
             cursor.current = newest.nextAfter;
-            setEvents(newest.events.reverse());
+            setEvents(() => newest.events.reverse());
+            setOpen(new Set());
+            setError(undefined);
           }
           setState('live');
-          const params = new URLSearchParams({ after: String(cursor.current), limit: String(KEEP), wait: String(WAIT) });
+          const params = new URLSearchParams({ after: String(cursor.current), limit: String(KEEP), wait: String(WAIT), ...Object.fromEntries(query) });
           const page = (await api<EventPage>('GET', `${EVENTS}?${params}`, { signal })).body;
           if (signal.aborted) return;
           cursor.current = page.nextAfter;
@@ -69,6 +129,11 @@ export default function Activity(_: { route: Route; session: Session }) {
         } catch (e) {
           if (signal.aborted) return;
           setError(e);
+          // A refused filter stays refused: asking again would not change the answer.
+          if (e instanceof ApiError && e.status === 400) {
+            setState('refused');
+            return;
+          }
           setState('retrying');
           // Back off (1, 2, 4 … 30 s) before asking again; leaving the page stops the wait.
           failures++;
@@ -77,7 +142,15 @@ export default function Activity(_: { route: Route; session: Session }) {
       }
     })();
     return () => stop.abort();
-  }, [paused]);
+  }, [paused, filterKey]);
+
+  const toggle = (sequence: number) =>
+    setOpen((shown) => {
+      const next = new Set(shown);
+      if (!next.delete(sequence)) next.add(sequence);
+      return next;
+    });
+  const filtered = filterKey !== '';
 
   return (
     <>
@@ -90,10 +163,13 @@ export default function Activity(_: { route: Route; session: Session }) {
           {STATE_TEXT[state]}
         </span>
       </div>
-      <p class="muted">Every committed change to the catalog, newest first (the last {KEEP}).</p>
+      <p class="muted">
+        {filtered ? 'The committed changes that match the filters' : 'Every committed change to the catalog'}, newest first (the last {KEEP}).
+      </p>
+      <FilterForm key={filterKey} filters={filters} events={events} />
       <ErrorMessage error={error} />
       {events.length === 0 ? (
-        state !== 'starting' && <p class="muted">No changes yet.</p>
+        feed.filter === filterKey && state !== 'starting' && state !== 'refused' && <p class="muted">{filtered ? 'No changes match the filters.' : 'No changes yet.'}</p>
       ) : (
         <div class="activity-scroll">
           <table class="activity">
@@ -105,24 +181,45 @@ export default function Activity(_: { route: Route; session: Session }) {
                 <th scope="col">Entity</th>
                 <th scope="col">Aspect</th>
                 <th scope="col">Change</th>
+                <th scope="col">What changed</th>
               </tr>
             </thead>
             <tbody>
               {events.map((e) => (
-                <tr key={e.sequence}>
-                  <td>
-                    <time dateTime={new Date(e.created.time).toISOString()}>{localTime(e.created.time)}</time>
-                  </td>
-                  <td title={e.created.actor}>{e.created.actor.replace(/^urn:li:corpuser:/, '')}</td>
-                  <td>
-                    <a href={href('/entity', { urn: e.urn })} title={e.urn}>
-                      {shortUrn(e.urn)}
-                    </a>{' '}
-                    <span class="muted">{e.entityType}</span>
-                  </td>
-                  <td>{e.aspectName}</td>
-                  <td>{e.changeType}</td>
-                </tr>
+                <Fragment key={e.sequence}>
+                  <tr>
+                    <td>
+                      <time dateTime={new Date(e.created.time).toISOString()}>{localTime(e.created.time)}</time>
+                    </td>
+                    <td title={e.created.actor}>{e.created.actor.replace(/^urn:li:corpuser:/, '')}</td>
+                    <td>
+                      <a href={href('/entity', { urn: e.urn })} title={e.urn}>
+                        {entityName(e.urn)}
+                      </a>{' '}
+                      <span class="muted">{e.entityType}</span>
+                    </td>
+                    <td>{e.aspectName}</td>
+                    <td>{e.changeType}</td>
+                    <td>
+                      <button
+                        type="button"
+                        class="secondary activity-toggle"
+                        aria-expanded={open.has(e.sequence)}
+                        aria-controls={`activity-diff-${e.sequence}`}
+                        onClick={() => toggle(e.sequence)}
+                      >
+                        {open.has(e.sequence) ? 'Hide diff' : 'Show diff'}
+                      </button>
+                    </td>
+                  </tr>
+                  {open.has(e.sequence) && (
+                    <tr class="activity-diff" id={`activity-diff-${e.sequence}`}>
+                      <td colSpan={6}>
+                        <JsonDiff before={e.previousAspectValue ?? undefined} after={e.aspect ?? undefined} label={`${e.aspectName} of ${entityName(e.urn)}, before and after`} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -137,7 +234,57 @@ const STATE_TEXT: Record<State, string> = {
   live: 'Live',
   paused: 'Paused',
   retrying: 'Reconnecting…',
+  refused: 'Stopped',
 };
+
+/** The filters, applied by going to their URL; suggestions are the values of the changes shown. */
+function FilterForm({ filters, events }: { filters: Filters; events: readonly ChangeEvent[] }) {
+  const [draft, setDraft] = useState<Filters>(filters);
+  const seen = (pick: (e: ChangeEvent) => string) => [...new Set(events.map(pick))].sort();
+  const suggestions: Record<keyof Filters, string[]> = {
+    entityType: seen((e) => e.entityType),
+    actor: seen((e) => e.created.actor.replace(USER_PREFIX, '')),
+    aspect: seen((e) => e.aspectName),
+  };
+  const any = Object.values(filters).some((v) => v !== '');
+  return (
+    <form
+      class="activity-filters"
+      aria-label="Filter the changes"
+      onSubmit={(event) => {
+        event.preventDefault();
+        navigate(href('/activity', { ...draft }));
+      }}
+    >
+      {FILTERS.map(({ key, label, placeholder }) => (
+        <div key={key}>
+          <label for={`activity-${key}`}>{label}</label>
+          <input
+            id={`activity-${key}`}
+            type="text"
+            value={draft[key]}
+            placeholder={placeholder}
+            list={`activity-${key}-seen`}
+            onInput={(e) => setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value.trim() })}
+          />
+          <datalist id={`activity-${key}-seen`}>
+            {suggestions[key].map((v) => (
+              <option key={v} value={v} />
+            ))}
+          </datalist>
+        </div>
+      ))}
+      <div class="row activity-filter-buttons">
+        <button type="submit">Filter</button>
+        {any && (
+          <a href={href('/activity')} class="activity-clear">
+            Clear filters
+          </a>
+        )}
+      </div>
+    </form>
+  );
+}
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

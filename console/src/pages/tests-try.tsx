@@ -15,8 +15,11 @@ const VERDICT_TEXT: Record<Verdict['result'], string> = {
   NOT_SELECTED: 'Not selected: the entity is outside the test\u2019s scope (on.types, on.conditions)',
 };
 
-/** Tries the definition as it is in the form (saved or not) on one entity: `evaluateDefinition`. */
-export function TryDefinition({ json }: { json: string }) {
+/**
+ * Tries the definition as it is in the form (saved or not) on one entity: `evaluateDefinition`.
+ * The page hears the outcome: a tried definition was accepted, so earlier refusals of it go.
+ */
+export function TryDefinition({ json, onOutcome }: { json: string; onOutcome?: (error: unknown) => void }) {
   const [urn, setUrn] = useState('');
   const [tried, setTried] = useState<{ urn: string; verdict: Verdict }>();
   const [error, setError] = useState<unknown>();
@@ -31,8 +34,10 @@ export function TryDefinition({ json }: { json: string }) {
       const target = urn.trim();
       const res = await api<{ value: Verdict }>('POST', '/gms/test?action=evaluateDefinition', { body: { urn: target, definition: json } });
       setTried({ urn: target, verdict: res.body.value });
+      onOutcome?.(undefined);
     } catch (e) {
       setError(e);
+      onOutcome?.(e);
     } finally {
       setBusy(false);
     }

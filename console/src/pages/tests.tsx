@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, enc, V2 } from '../api';
+import { api, ApiError, enc, V2 } from '../api';
 import { ErrorMessage, Loading } from '../components/common';
 import { href, navigate, type Route } from '../router';
 import { canWrite, type Session } from '../session';
+import { DefinitionEditor } from './tests-editor';
 import { draftOf, emptyDraft, infoOf, selectsNothing, slug, TEST_PREFIX, type Draft, type TestInfo } from './tests-model';
 import { RunOverCatalog } from './tests-run';
 import { TryDefinition } from './tests-try';
@@ -17,7 +18,7 @@ export default function Tests({ route, session }: { route: Route; session: Sessi
   const urn = route.params.get('urn');
   if (urn) return <TestPage key={urn} urn={urn} session={session} />;
   if (route.params.has('new') && canWrite(session)) return <NewTest />;
-  return <TestList session={session} />;
+  return <TestList session={session} deleted={route.params.get('deleted') ?? undefined} />;
 }
 
 interface SearchPage {
@@ -26,7 +27,7 @@ interface SearchPage {
   totalCount: number;
 }
 
-function TestList({ session }: { session: Session }) {
+function TestList({ session, deleted }: { session: Session; deleted?: string }) {
   const [rows, setRows] = useState<SearchPage['results']>();
   const [total, setTotal] = useState(0);
   const [scrollId, setScrollId] = useState<string>();
@@ -58,6 +59,9 @@ function TestList({ session }: { session: Session }) {
         )}
       </div>
       <p class="muted">Rules over the catalog's metadata, evaluated on each entity they select, with the reason for every failure.</p>
+      <p role="status" class="ok">
+        {deleted ? `Deleted the test “${deleted}”.` : ''}
+      </p>
       <ErrorMessage error={error} />
       {!rows && !error && <Loading />}
       {rows && rows.length === 0 && <p class="muted">No metadata tests yet.</p>}
@@ -102,9 +106,15 @@ function TestList({ session }: { session: Session }) {
   );
 }
 
+/** The server's refusal of a definition (a 400), which the editor shows next to the condition it names. */
+function refusalOf(error: unknown): string | undefined {
+  return error instanceof ApiError && error.status === 400 ? error.message : undefined;
+}
+
 function NewTest() {
   const [draft, setDraft] = useState<Draft>(emptyDraft);
   const [error, setError] = useState<unknown>();
+  const [refusal, setRefusal] = useState<string>();
   const [busy, setBusy] = useState(false);
 
   const save = async () => {
@@ -118,6 +128,7 @@ function NewTest() {
       navigate(href('/tests', { urn }));
     } catch (e) {
       setError(e);
+      setRefusal(refusalOf(e));
     } finally {
       setBusy(false);
     }
@@ -129,8 +140,15 @@ function NewTest() {
         <a href={href('/tests')}>All metadata tests</a>
       </p>
       <h1>New metadata test</h1>
-      <TestForm draft={draft} onChange={setDraft} isNew editable onSave={save} busy={busy} error={error} saved={undefined} />
-      <TryDefinition json={draft.json} />
+      <TestForm draft={draft} onChange={setDraft} isNew editable onSave={save} busy={busy} error={error} refusal={refusal} saved={undefined} />
+      <TryDefinition
+        json={draft.json}
+        onOutcome={(e) => {
+          // A definition the server just accepted: an earlier refusal of it no longer holds.
+          if (!e) setError(undefined);
+          setRefusal(refusalOf(e));
+        }}
+      />
       <p class="muted">Save the test to run it over the catalog.</p>
     </>
   );
@@ -146,6 +164,7 @@ function TestPage({ urn, session }: { urn: string; session: Session }) {
   const [draft, setDraft] = useState<Draft>();
   const [loadError, setLoadError] = useState<unknown>();
   const [saveError, setSaveError] = useState<unknown>();
+  const [refusal, setRefusal] = useState<string>();
   const [saved, setSaved] = useState<string>();
   const [busy, setBusy] = useState(false);
   const editable = canWrite(session);
@@ -173,8 +192,10 @@ function TestPage({ urn, session }: { urn: string; session: Session }) {
       await api('POST', `${V2}/test/${enc(urn)}/testInfo`, { body: infoOf(draft, loaded.info), headers });
       await load();
       setSaved('Saved.');
+      setRefusal(undefined);
     } catch (e) {
       setSaveError(e);
+      setRefusal(refusalOf(e));
     } finally {
       setBusy(false);
     }
@@ -223,10 +244,18 @@ function TestPage({ urn, session }: { urn: string; session: Session }) {
         onSave={save}
         busy={busy}
         error={saveError}
+        refusal={refusal}
         saved={saved}
       />
-      <TryDefinition json={draft!.json} />
+      <TryDefinition
+        json={draft!.json}
+        onOutcome={(e) => {
+          if (!e) setSaveError(undefined);
+          setRefusal(refusalOf(e));
+        }}
+      />
       <RunOverCatalog urn={urn} json={loaded.info.definition?.json ?? ''} canPush={editable} unsaved={dirty} />
+      {editable && <DeleteTest urn={urn} name={loaded.info.name || urn} />}
     </>
   );
 }
@@ -248,11 +277,12 @@ interface FormProps {
   onSave: () => void;
   busy: boolean;
   error: unknown;
+  refusal: string | undefined;
   saved: string | undefined;
 }
 
 /** The test's fields and definition; read-only for viewers. */
-function TestForm({ draft, onChange, editable, isNew, onSave, busy, error, saved }: FormProps) {
+function TestForm({ draft, onChange, editable, isNew, onSave, busy, error, refusal, saved }: FormProps) {
   const field =
     (key: keyof Draft) =>
     (e: Event) =>
@@ -302,11 +332,7 @@ function TestForm({ draft, onChange, editable, isNew, onSave, busy, error, saved
         </div>
         <label for="test-description">Description</label>
         <textarea id="test-description" class="tests-description" value={draft.description} readOnly={readOnly} onInput={field('description')} />
-        <label for="test-json">Definition (JSON)</label>
-        <textarea id="test-json" class="tests-json" value={draft.json} spellcheck={false} aria-describedby="test-json-help" onInput={field('json')} readOnly={readOnly} />
-        <p class="muted tests-help" id="test-json-help">
-          <code>{'{"on": {"types": [...], "conditions"?}, "rules", "actions"?}'}</code> — see the definition language in docs/metadata-tests.md.
-        </p>
+        <DefinitionEditor json={draft.json} onChange={(json) => onChange({ ...draft, json })} readOnly={readOnly} refusal={refusal} />
         <ErrorMessage error={error} />
         {editable && (
           <div class="row">
@@ -323,3 +349,51 @@ function TestForm({ draft, onChange, editable, isNew, onSave, busy, error, saved
   );
 }
 
+
+/**
+ * Deleting a test, after a confirmation naming it: the entity API's delete (DataHub's clients
+ * delete a test so), one write through the write path. Entities keep its results until they are
+ * evaluated again, which drops them.
+ */
+function DeleteTest({ urn, name }: { urn: string; name: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const remove = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api('DELETE', `${V2}/test/${enc(urn)}`);
+      navigate(href('/tests', { deleted: name }));
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="tests-delete">
+      <h2 id="tests-delete">Delete the test</h2>
+      {!confirming ? (
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>
+          Delete this test…
+        </button>
+      ) : (
+        <div role="group" aria-labelledby="tests-delete-question">
+          <p id="tests-delete-question">
+            Delete the test <strong>{name}</strong> (<code class="tests-urn">{urn}</code>)? It stops running at once; the entities keep its results until they
+            are next evaluated, which drops them. This cannot be undone.
+          </p>
+          <div class="row">
+            <button type="button" class="danger" disabled={busy} onClick={remove}>
+              Delete “{name}”
+            </button>
+            <button type="button" class="secondary" disabled={busy} onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      )}
+      <ErrorMessage error={error} />
+    </section>
+  );
+}

@@ -15,16 +15,16 @@ const schema = {
   // DataHub's are Rest.li actions (evaluate, batchEvaluate) rather than OpenAPI operations.
   operationId: 'evaluateTests',
   tags: ['Metadata tests'],
-  summary: 'Evaluate metadata tests: action=evaluate | batchEvaluate | evaluateDefinition',
+  summary: 'Evaluate metadata tests: action=evaluate | batchEvaluate | evaluateDefinition; and vocabulary (urnbase\'s: the words a definition may use)',
   querystring: {
     type: 'object',
-    properties: { action: { type: 'string', enum: ['evaluate', 'batchEvaluate', 'evaluateDefinition'] } },
+    properties: { action: { type: 'string', enum: ['evaluate', 'batchEvaluate', 'evaluateDefinition', 'vocabulary'] } },
     required: ['action'],
   },
   body: {
     type: 'object',
     description:
-      'evaluate: {urn, push?, testUrns?} · batchEvaluate: {urns, push?, testUrns?} · evaluateDefinition: {urn, definition}. ' +
+      'evaluate: {urn, push?, testUrns?} · batchEvaluate: {urns, push?, testUrns?} · evaluateDefinition: {urn, definition} · vocabulary: {types?}. ' +
       "DataHub's spellings `tests` and `shouldPush` are accepted too.",
   },
   answers: {
@@ -63,6 +63,9 @@ export function testRoutes(app: FastifyInstance, tests: MetadataTests): void {
         const results = await tests.evaluate(urns, { tests: testList(body), push: pushFlag(body), actor });
         return { value: { results: Object.fromEntries(results) } };
       }
+      case 'vocabulary':
+        // For editors: the property paths known on the types, and the operators.
+        return { value: tests.vocabulary(body.types) };
       default: {
         const urn = urnField(body, 'urn');
         if (body.definition === undefined) throw new ValidationError('definition is required');
@@ -143,7 +146,7 @@ export const testShapes = {
     required: ['value'],
     properties: {
       value: {
-        description: 'evaluate: TestResults · batchEvaluate: {results: {urn: TestResults}} · evaluateDefinition: {result, explanation, note?}',
+        description: 'evaluate: TestResults · batchEvaluate: {results: {urn: TestResults}} · evaluateDefinition: {result, explanation, note?} · vocabulary: {entityTypes, properties, operators}',
         oneOf: [
           ref('TestResults'),
           {
@@ -158,6 +161,18 @@ export const testShapes = {
               result: { type: 'string', enum: ['PASS', 'FAIL', 'NOT_SELECTED'] },
               explanation: { type: 'array', items: ref('FailedCondition') },
               note: { type: 'string', description: 'Only for the empty definition {}: it selects nothing' },
+            },
+          },
+          {
+            type: 'object',
+            required: ['entityTypes', 'properties', 'operators'],
+            properties: {
+              entityTypes: { type: 'array', items: { type: 'string' }, description: 'The entity types a test may select' },
+              properties: { type: 'array', items: { type: 'string' }, description: 'Property paths known on the types (not every valid one: URN hops, map keys, lineage steps and structured properties are not listed)' },
+              operators: {
+                type: 'array',
+                items: { type: 'object', required: ['name', 'binary'], properties: { name: { type: 'string' }, binary: { type: 'boolean', description: 'It takes values' } } },
+              },
             },
           },
         ],

@@ -1,13 +1,21 @@
 import { EVENT_COLUMNS, toEvent, type EventRow } from '../rows.js';
-import type { LoggedEvent } from '../store.js';
+import type { EventFilter, LoggedEvent } from '../store.js';
 import type { StorePool } from './pool.js';
 
 /** Reads and prunes PostgreSQL's change log (writer.ts appends to it, in the commit's transaction). */
 export class PostgresChangeLog {
   constructor(private readonly db: StorePool) {}
 
-  async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
-    const rows = await this.db.rows<EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log WHERE sequence > $1 ORDER BY sequence LIMIT $2`, [after, limit]);
+  async readEvents(after: number, limit: number, filter: EventFilter = {}): Promise<LoggedEvent[]> {
+    const values: unknown[] = [after, limit];
+    const where = ['sequence > $1'];
+    const equal = (column: string, value: unknown) => where.push(`${column} = $${values.push(value)}`);
+    if (filter.upTo !== undefined) where.push(`sequence <= $${values.push(filter.upTo)}`);
+    if (filter.entityType !== undefined) equal('entity_type', filter.entityType);
+    if (filter.aspect !== undefined) equal('aspect', filter.aspect);
+    if (filter.actor !== undefined) equal('created_by', filter.actor);
+    const order = filter.newestFirst ? 'DESC' : '';
+    const rows = await this.db.rows<EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log WHERE ${where.join(' AND ')} ORDER BY sequence ${order} LIMIT $2`, values);
     return rows.map(toEvent);
   }
 

@@ -1,7 +1,7 @@
 import { typedEdges } from '../adjacent-edges.js';
 import type { EdgeFilter, EdgeQuery, StoredEdge } from '../graph-types.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
-import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, Store, StoredAspect, StoredPoint, StoreLocation, TokenRecord } from '../store.js';
+import type { AspectVersion, CommitBatch, EventFilter, LoggedEvent, PointCursor, PointQuery, PointRemoval, Store, StoredAspect, StoredPoint, StoreLocation, TokenRecord } from '../store.js';
 import { PostgresChangeLog } from './change-log.js';
 import { storeError } from './errors.js';
 import { migratePostgresAt } from './migrate.js';
@@ -149,8 +149,8 @@ export class PostgresStore implements Store {
     await this.db.rows(`INSERT INTO search_meta (key, value) VALUES ('graph', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [version]);
   }
 
-  readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
-    return this.changeLog.readEvents(after, limit);
+  readEvents(after: number, limit: number, filter?: EventFilter): Promise<LoggedEvent[]> {
+    return this.changeLog.readEvents(after, limit, filter);
   }
 
   pruneEvents(before: number): Promise<number> {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { toEvent, type EventRow } from '../rows.js';
-import type { LoggedEvent } from '../store.js';
+import type { EventFilter, LoggedEvent } from '../store.js';
 import { systemMetadataSql } from './system-metadata.js';
 
 /**
@@ -21,8 +21,10 @@ const PRUNE_CHUNK = 5000;
 /** Reads and prunes SQLite's change log (SqliteWriter appends to it, in the commit's transaction). */
 export class SqliteChangeLog {
   private readonly stmt;
+  /** Filtered reads, prepared once per shape (which filters, which order): at most 32. */
+  private readonly filtered = new Map<string, Database.Statement<unknown[], EventRow>>();
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.stmt = {
       events: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM change_log c LEFT JOIN aspects a ON a.id = c.aspect_id WHERE c.sequence > ? ORDER BY c.sequence LIMIT ?`),
       // Creation times follow sequence order: what goes is the log's oldest stretch.
@@ -32,8 +34,20 @@ export class SqliteChangeLog {
     };
   }
 
-  async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
-    return this.stmt.events.all(after, limit).map(toEvent);
+  async readEvents(after: number, limit: number, filter?: EventFilter): Promise<LoggedEvent[]> {
+    if (!filter) return this.stmt.events.all(after, limit).map(toEvent);
+    const where = ['c.sequence > ?'];
+    const values: unknown[] = [after];
+    const equal = (expression: string, value: unknown) => (where.push(`${expression} = ?`), values.push(value));
+    if (filter.upTo !== undefined) (where.push('c.sequence <= ?'), values.push(filter.upTo));
+    if (filter.entityType !== undefined) equal('c.entity_type', filter.entityType);
+    // The aspect as the columns read it: from the aspects row the event refers to, if any.
+    if (filter.aspect !== undefined) equal('coalesce(a.aspect, c.aspect)', filter.aspect);
+    if (filter.actor !== undefined) equal('c.created_by', filter.actor);
+    const sql = `SELECT ${EVENT_COLUMNS} FROM change_log c LEFT JOIN aspects a ON a.id = c.aspect_id WHERE ${where.join(' AND ')} ORDER BY c.sequence ${filter.newestFirst ? 'DESC' : ''} LIMIT ?`;
+    let statement = this.filtered.get(sql);
+    if (!statement) this.filtered.set(sql, (statement = this.db.prepare<unknown[], EventRow>(sql)));
+    return statement.all(...values, limit).map(toEvent);
   }
 
   async pruneEvents(before: number): Promise<number> {

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { Pacer } from '../../pace.js';
 import type { EdgeFilter, EdgeQuery, StoredEdge } from '../graph-types.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
-import type { AspectVersion, CommitBatch, LoggedEvent, PointCursor, PointQuery, PointRemoval, StoreLocation, Store, StoredAspect, StoredPoint, TokenRecord } from '../store.js';
+import type { AspectVersion, CommitBatch, EventFilter, LoggedEvent, PointCursor, PointQuery, PointRemoval, StoreLocation, Store, StoredAspect, StoredPoint, TokenRecord } from '../store.js';
 import { AspectReads } from './aspect-reads.js';
 import { CachedReads } from './cached-reads.js';
 import { SqliteChangeLog } from './change-log.js';
@@ -190,9 +190,9 @@ export class SqliteStore implements Store {
     this.graph.setVersion(version);
   }
 
-  async readEvents(after: number, limit: number): Promise<LoggedEvent[]> {
+  async readEvents(after: number, limit: number, filter?: EventFilter): Promise<LoggedEvent[]> {
     if (this.commits.busy) await this.quiet();
-    return this.changeLog.readEvents(after, limit);
+    return this.changeLog.readEvents(after, limit, filter);
   }
 
   async pruneEvents(before: number): Promise<number> {
