@@ -69,9 +69,33 @@ try {
   await shoot('entity-profiles', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Column statistics of the latest profile', false, 'section:has(#profiles-title)');
   await shoot('properties', '#/properties', 1280, 800, 'Retention time (days)');
   await shoot('tests', `#/tests?urn=${encodeURIComponent(DESCRIBED_TEST)}`, 1280, 800, 'Run over the catalog', true);
-  await shoot('tokens', '#/tokens', 1280, 800, 'admin');
+  // Tokens of one name told apart, one of them revoked.
+  if (ONLY.length === 0 || ONLY.includes('tokens')) {
+    for (const [name, role] of [['ingest-bot', 'editor'], ['dashboards', 'viewer'], ['dashboards', 'viewer'], ['steward', 'editor']]) {
+      await client.call('POST', '/openapi/v2/auth/tokens', { name, role, ...(name === 'steward' ? { expiresInDays: 90 } : {}) });
+    }
+    const first = ((await client.call('GET', '/openapi/v2/auth/tokens')).body as Array<{ id: string; name: string }>).find((t) => t.name === 'dashboards')!;
+    await client.call('DELETE', `/openapi/v2/auth/tokens/${first.id}`);
+  }
+  await shoot('tokens', '#/tokens', 1280, 800, 'ingest-bot');
   await shoot('activity', '#/activity', 1280, 800, 'Live');
   await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
+  // Signed out, on a server of its own that wrote its first admin token to its data dir: a
+  // session whose token the server refused, and where that token is.
+  if (ONLY.length === 0 || ONLY.includes('sign-in')) {
+    const fresh = await startServer({ args: ['--data-dir', join(dir, 'catalog'), '--log-level', 'warn'], env: { URNBASE_ADMIN_TOKEN: '' } });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 640 }, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      await page.goto(`${fresh.base}/#/sign-in?${new URLSearchParams({ next: '/search?query=orders', reason: 'expired' })}`);
+      await page.getByText('admin.token').waitFor();
+      await page.screenshot({ path: join(OUT, 'sign-in.png') });
+      await context.close();
+      console.log('docs/console/sign-in.png');
+    } finally {
+      await fresh.stop();
+    }
+  }
   // GraphiQL, its page beside the console's: a search run, and the docs opened at Query.
   await shoot('graphiql', 'graphiql/', 1280, 800, 'admin (admin)', false, undefined, async (page) => {
     await page.locator('.graphiql-query-editor .CodeMirror').first().evaluate((el, text) => (el as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(text), GRAPHIQL_QUERY);

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorMessage, Loading } from '../components/common';
@@ -264,7 +265,9 @@ function TokenTable({ tokens, error, onStart, onFailed, onRevoked }: Reports & {
                     <code title={t.id}>{shortId(t.id)}</code>
                   </td>
                   <td>{t.role}</td>
-                  <td>{t.actorUrn}</td>
+                  <td>
+                    <BreakAfterColons text={t.actorUrn} />
+                  </td>
                   <td>
                     <Time iso={t.createdAt} />
                   </td>
@@ -305,6 +308,20 @@ function ConfirmRevoke({ name, busy, onYes, onCancel }: { name: string; busy: bo
         Cancel
       </button>
     </div>
+  );
+}
+
+/** A URN that may wrap after its colons (`urn:li:corpuser:` then the name), not inside the name. */
+function BreakAfterColons({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(?<=:)/).map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
 
