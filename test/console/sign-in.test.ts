@@ -64,6 +64,9 @@ describe('console: sign in', { skip: BROWSER_SKIP }, () => {
       await page.getByLabel('Access token').fill(readFileSync(file, 'utf8').trim());
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByText('admin (admin)').waitFor();
+      // A new catalog holds only its own entities: the empty search says where they are.
+      await page.locator('section.search-results[aria-busy="false"]').getByRole('status').getByText('0 results', { exact: true }).waitFor();
+      await page.getByText('The catalog holds only its own entities so far (data platforms, data types, entity types): check Show system entities to see them, or write some metadata.', { exact: true }).waitFor();
       // The file gone (the operator keeps the token elsewhere): the hint says to ask for one.
       rmSync(file);
       assert.deepEqual(await (await fetch(`${server.base}/openapi/v2/auth/sign-in-hint`)).json(), { adminToken: 'none' });

@@ -129,6 +129,9 @@ export default function Search({ route }: { route: Route; session: Session }) {
               {countText(page.totalCount, here?.offset, page.entities.length)}
             </p>
           ) : null}
+          {!busy && page?.totalCount === 0 && facetKey(params) === '' && (
+            <p class="muted">The catalog holds only its own entities so far (data platforms, data types, entity types): check Show system entities to see them, or write some metadata.</p>
+          )}
           {page && page.entities.length > 0 && (
             <ol class="results">
               {page.entities.map((e) => (
