@@ -44,11 +44,12 @@ import { TestScheduler } from './metatests/scheduler.js';
 import { Registry } from './registry/registry.js';
 import type { Services } from './services.js';
 import { timeseriesRoutesV2, timeseriesShapes } from './api/v2/timeseries.js';
+import { signInHintRoutes, signInHintShapes } from './api/v2/sign-in-hint.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
 export type AppOptions = Pick<Config, 'dataDir' | 'logLevel' | 'bodyLimit'> &
-  Partial<Pick<Config, 'requestTimeout' | 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'timeseriesRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
+  Partial<Pick<Config, 'host' | 'requestTimeout' | 'testsInterval' | 'testsOnChange' | 'testsWorkers' | 'auth' | 'adminToken' | 'eventsRetention' | 'timeseriesRetention' | 'databaseUrl' | 'dbTimeout' | 'dbPool' | 'sqliteSync'>> &
   Pick<CoreOptions, 'testsWorkersFrom' | 'graph'> & {
     /** Use this store instead of opening the configured one (SQLite in dataDir, or PostgreSQL). */
     store?: Store;
@@ -152,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     authenticate(req, done);
   });
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...eventShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...signInHintShapes, ...eventShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -163,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   testRoutes(app, tests);
   restliRoutes(app, services);
   tokenRoutes(app, tokens);
+  signInHintRoutes(app, { dataDir: options.dataDir, host: options.host, adminTokenFromEnv: options.adminToken !== undefined });
   eventRoutes(app, changeLog, registry);
   timelineRoutes(app, timeline);
   relationshipRoutes(app, relationships, registry);

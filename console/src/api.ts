@@ -1,10 +1,9 @@
-import { navigate } from './router';
-import { getSession, setSession } from './session';
+import { expireSession, getSession } from './session';
 
 /**
  * The console's one way to the server: urnbase's public HTTP API, with the session's token.
  * Every refusal becomes an ApiError carrying the server's status and message, shown as is; a
- * 401 ends the session and goes to sign-in.
+ * 401 to the session's token ends the session and goes to sign-in, which says why and returns here.
  */
 export class ApiError extends Error {
   constructor(
@@ -47,10 +46,8 @@ export async function api<T = unknown>(method: string, path: string, call: Call 
       body = text;
     }
   }
-  if (res.status === 401 && !path.startsWith('/openapi/v2/auth/me')) {
-    setSession(undefined);
-    navigate('/sign-in');
-  }
+  // Not for a session signed in since the request left (its token is another).
+  if (res.status === 401 && session && getSession()?.token === session.token && !path.startsWith('/openapi/v2/auth/me')) expireSession();
   if (res.status >= 400 && !call.accept?.includes(res.status)) throw new ApiError(res.status, errorMessage(res.status, body), body);
   return { status: res.status, body: body as T, headers: res.headers };
 }

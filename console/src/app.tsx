@@ -9,8 +9,8 @@ import Search from './pages/search';
 import SignIn from './pages/sign-in';
 import Tests from './pages/tests';
 import Tokens from './pages/tokens';
-import { href, navigate, useRoute, type Route } from './router';
-import { isAdmin, setSession, useSession, type Session } from './session';
+import { here, href, navigate, signInHash, useRoute, type Route } from './router';
+import { expireSession, isAdmin, setSession, useSession, type Session } from './session';
 
 interface View {
   path: string;
@@ -37,18 +37,18 @@ export function App() {
   const view = VIEWS.find((v) => v.path === route.path);
 
   useEffect(() => {
-    if (!session && route.path !== '/sign-in') navigate(`/sign-in?next=${encodeURIComponent(route.path)}`, true);
+    if (!session && route.path !== '/sign-in') navigate(signInHash(here()), true);
   }, [session, route.path]);
   useEffect(() => {
     document.title = `${view?.title ?? 'Sign in'} · urnbase`;
   }, [view]);
   // A token revoked or expired since sign-in is found out at once, whatever the page shows.
   useEffect(() => {
-    if (session) void api('GET', '/openapi/v2/auth/me', { accept: [401] }).then((res) => res.status === 401 && setSession(undefined));
+    if (session) void api('GET', '/openapi/v2/auth/me', { accept: [401] }).then((res) => res.status === 401 && expireSession());
   }, [session?.token]);
 
-  if (!session || route.path === '/sign-in') return <SignIn next={route.params.get('next') ?? undefined} />;
-  const Page = view && (!view.adminOnly || isAdmin(session)) ? view.page : NotFound;
+  if (!session || route.path === '/sign-in') return <SignIn next={route.params.get('next') ?? undefined} expired={route.params.get('reason') === 'expired'} />;
+  const Page = !view ? NotFound : view.adminOnly && !isAdmin(session) ? AdminsOnly : view.page;
   return (
     <>
       <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -81,6 +81,20 @@ export function App() {
       <main id="main" tabIndex={-1}>
         <Page route={route} session={session} />
       </main>
+    </>
+  );
+}
+
+/** A page of admins' (Tokens) opened by a viewer or an editor, from a link or a bookmark. */
+function AdminsOnly({ route, session }: { route: Route; session: Session }) {
+  const title = VIEWS.find((v) => v.path === route.path)?.title ?? route.path;
+  return (
+    <>
+      <h1>{title}</h1>
+      <p role="alert">
+        {title} are for admins only: you are signed in as {session.actor.replace('urn:li:corpuser:', '')}, with the {session.role} role.{' '}
+        <a href={href('/search')}>Search the catalog</a>.
+      </p>
     </>
   );
 }

@@ -27,6 +27,23 @@ export function href(path: string, params: Record<string, string | number | unde
   return `#${path}${text ? `?${text}` : ''}`;
 }
 
+/** Where the browser is: the path and query of the hash (`/entity?urn=…`). */
+export function here(): string {
+  return location.hash.replace(/^#/, '') || '/search';
+}
+
+/**
+ * The sign-in page, sent back to `next` (a path and query, as `here()` gives it) afterwards;
+ * `expired` says the session ended because the server refused its token.
+ */
+export function signInHash(next: string, expired = false): string {
+  const params = new URLSearchParams();
+  if (next.startsWith('/') && !next.startsWith('/sign-in')) params.set('next', next);
+  if (expired) params.set('reason', 'expired');
+  const query = params.toString();
+  return `/sign-in${query ? `?${query}` : ''}`;
+}
+
 /** Goes to a view; `replace` keeps the browser history from growing (typing in a search box). */
 export function navigate(target: string, replace = false): void {
   const url = target.startsWith('#') ? target : `#${target}`;

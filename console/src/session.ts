@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { here, navigate, signInHash } from './router';
 
 /**
  * Who is signed in. The token lives in sessionStorage: it lasts while the tab does, is never put
@@ -34,6 +35,18 @@ export function useSession(): Session | undefined {
     return () => void listeners.delete(update);
   }, []);
   return session;
+}
+
+/**
+ * The server refused the session's token (revoked, or expired): back to sign-in, saying why, and
+ * to this very place afterwards. Only the session goes: the rest of sessionStorage (an unsaved
+ * draft) stays for the return.
+ */
+export function expireSession(): void {
+  if (!getSession()) return;
+  // The sign-in page first: the app, seeing no session, would send it there without a reason.
+  if (!here().startsWith('/sign-in')) navigate(signInHash(here(), true), true);
+  setSession(undefined);
 }
 
 /** Editors and admins write; viewers read. */

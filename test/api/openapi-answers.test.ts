@@ -49,6 +49,7 @@ interface Exercise {
 const successes: Exercise[] = [
   { id: 'getHealth', status: 200, request: () => ({ method: 'GET', url: '/health' }) },
   { id: 'getConfig', status: 200, request: () => ({ method: 'GET', url: '/config' }) },
+  { id: 'getSignInHint', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/auth/sign-in-hint' }) },
   { id: 'getMetrics', status: 200, request: () => ({ method: 'GET', url: '/metrics' }) },
   { id: 'createEntity', status: 202, request: () => ({ method: 'POST', url: `${V2}/dataset`, payload: [{ urn: ds, aspects: { status: { value: { removed: false } } } }] }) },
   {
@@ -350,7 +351,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 57);
+    assert.equal(operations.size, 58);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 
@@ -394,7 +395,7 @@ describe('the API document says what each operation answers', () => {
 
   it('public operations declare no security and no auth refusals, and answer without a token', async () => {
     const open = [...operations.values()].filter((op) => op.security !== undefined);
-    assert.deepEqual(open.map((op) => op.id).sort(), ['getConfig', 'getHealth']);
+    assert.deepEqual(open.map((op) => op.id).sort(), ['getConfig', 'getHealth', 'getSignInHint']);
     for (const op of open) {
       assert.deepEqual(op.security, []);
       for (const status of [401, 403, 429]) assert.equal(op.responses[status], undefined, `${op.id} ${status}`);

@@ -119,7 +119,8 @@ describe('console: GraphiQL', { skip: BROWSER_SKIP }, () => {
     assert.deepEqual(await runQuery(page, COUNT_DATASETS), { data: { searchAcrossEntities: { total: 4 } } });
     assert.equal((await f.served.client.call('DELETE', `/openapi/v2/auth/tokens/${id}`)).status, 204);
     await page.reload();
-    await page.waitForURL(/\/#\/sign-in\?next=%2Fgraphql$/);
+    await page.waitForURL(/\/#\/sign-in\?next=%2Fgraphql&reason=expired$/);
+    await page.getByRole('alert').getByText('Your token was revoked or has expired — sign in again.', { exact: true }).waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('urnbase.session')), null);
     assert.deepEqual(await violations(), []);
   });

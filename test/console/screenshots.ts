@@ -89,7 +89,15 @@ try {
   await shoot('tests-list', '#/tests', 1280, 800, 'Metadata tests (');
   // A test's page: its definition as conditions (the structured editor), try and run.
   await shoot('tests', `#/tests?urn=${encodeURIComponent(DESCRIBED_TEST)}`, 1280, 800, 'Run over the catalog', true);
-  await shoot('tokens', '#/tokens', 1280, 800, 'admin');
+  // Tokens of one name told apart, one of them revoked.
+  if (ONLY.length === 0 || ONLY.includes('tokens')) {
+    for (const [name, role] of [['ingest-bot', 'editor'], ['dashboards', 'viewer'], ['dashboards', 'viewer'], ['steward', 'editor']]) {
+      await client.call('POST', '/openapi/v2/auth/tokens', { name, role, ...(name === 'steward' ? { expiresInDays: 90 } : {}) });
+    }
+    const first = ((await client.call('GET', '/openapi/v2/auth/tokens')).body as Array<{ id: string; name: string }>).find((t) => t.name === 'dashboards')!;
+    await client.call('DELETE', `/openapi/v2/auth/tokens/${first.id}`);
+  }
+  await shoot('tokens', '#/tokens', 1280, 800, 'ingest-bot');
   // Activity filtered to datasets' tags, the newest change's diff open: one dataset's tags rewritten.
   const retagged = demoDataset(0);
   await client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(retagged.urn)}/globalTags`, { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] });
@@ -98,6 +106,22 @@ try {
     await page.locator('tr.activity-diff figure').waitFor();
   });
   await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
+  // Signed out, on a server of its own that wrote its first admin token to its data dir: a
+  // session whose token the server refused, and where that token is.
+  if (ONLY.length === 0 || ONLY.includes('sign-in')) {
+    const fresh = await startServer({ args: ['--data-dir', join(dir, 'catalog'), '--log-level', 'warn'], env: { URNBASE_ADMIN_TOKEN: '' } });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 640 }, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      await page.goto(`${fresh.base}/#/sign-in?${new URLSearchParams({ next: '/search?query=orders', reason: 'expired' })}`);
+      await page.getByText('admin.token').waitFor();
+      await page.screenshot({ path: join(OUT, 'sign-in.png') });
+      await context.close();
+      console.log('docs/console/sign-in.png');
+    } finally {
+      await fresh.stop();
+    }
+  }
   // GraphiQL, its page beside the console's: a search run, and the docs opened at Query.
   await shoot('graphiql', 'graphiql/', 1280, 800, 'admin (admin)', false, undefined, async (page) => {
     await page.locator('.graphiql-query-editor .CodeMirror').first().evaluate((el, text) => (el as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(text), GRAPHIQL_QUERY);

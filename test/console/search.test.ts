@@ -56,9 +56,89 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.getByLabel('Search the catalog').inputValue(), 'order');
     assert.deepEqual((await resultNames(page)).sort(), ['order_items', 'orders']);
 
-    // A query the server refuses shows its message.
+  });
+
+  it('a search the server cannot run says why in the results, and the filters do not wait for ever', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/search?query=order'));
+    await settled(page, '2 results');
+    const filters = page.getByRole('complementary', { name: 'Filters' });
+    await filters.getByRole('button', { name: 'dataset (2)' }).waitFor();
     await page.getByLabel('Search the catalog').fill('name:(orders');
-    await page.getByRole('alert').getByText(/^400: Invalid query at column 6: /).waitFor();
+    const alert = page.locator('section.search-results').getByRole('alert');
+    await alert.getByText(/^This search cannot be run: Invalid query at column 6: /).waitFor();
+    await filters.getByText('No filters until the search can be run.', { exact: true }).waitFor();
+    assert.equal(await filters.getAttribute('aria-busy'), 'false');
+    assert.equal(await filters.getByText('Loading…').count(), 0);
+    await assertAccessible(page, 'search: a query the server refuses');
+    // Mended, the search runs and the filters come back.
+    await page.getByLabel('Search the catalog').fill('name:orders');
+    await settled(page, '1 result');
+    await filters.getByRole('button', { name: 'dataset (1)' }).waitFor();
+    assert.equal(await alert.count(), 0);
+  });
+
+  it("hides the catalog's own entities (platforms, data types, entity types) unless asked, in the results and the Type facet", async () => {
+    // What the catalog seeds itself, by entity type, as the registry has it.
+    const { Registry } = await import('../../src/registry/registry.js');
+    const seeded = [...new Set(Registry.load().seed().map((e) => e.urn.split(':')[2]!))].sort();
+    const counted = await f.served.client.call('POST', '/openapi/v3/entity/scroll?count=1', { facets: ['entity'] });
+    const byType = (counted.body as { facets: Array<{ aggregations: Record<string, number> }> }).facets[0]!.aggregations;
+    const all = (counted.body as { totalCount: number }).totalCount;
+    const own = all - seeded.reduce((sum, type) => sum + (byType[type] ?? 0), 0);
+    assert.ok(seeded.every((type) => (byType[type] ?? 0) > 0), `each seeded type has entities: ${JSON.stringify(byType)}`);
+
+    const page = await f.signedIn();
+    await page.goto(f.url('#/search'));
+    await settled(page, `1–20 of ${own} results`);
+    const type = page.getByRole('list', { name: 'Type', exact: true });
+    await type.getByRole('button', { name: /^dataset \(/ }).waitFor();
+    const shown = await type.getByRole('button').allInnerTexts();
+    assert.deepEqual(shown.filter((label) => seeded.some((t) => label.startsWith(`${t} (`))), [], 'no system type in the Type facet');
+    const names = await resultNames(page);
+    assert.ok(!names.includes('hive') && !names.includes('Number'), `no platform or data type among ${JSON.stringify(names)}`);
+
+    // Asked for, they are back, and the URL keeps the choice.
+    await page.getByLabel('Show system entities').check();
+    await page.waitForURL(/system=1/);
+    await settled(page, `1–20 of ${all} results`);
+    for (const t of seeded) await type.getByRole('button', { name: `${t} (${byType[t]})` }).waitFor();
+    await page.reload();
+    await settled(page, `1–20 of ${all} results`);
+    assert.equal(await page.getByLabel('Show system entities').isChecked(), true);
+    await assertAccessible(page, 'search: system entities shown');
+    // Chosen in the Type facet, a system type is searched whatever the toggle says.
+    await page.getByLabel('Show system entities').uncheck();
+    await settled(page, `1–20 of ${own} results`);
+    await page.goto(f.url('#/search?type=dataType'));
+    await settled(page, `${byType.dataType} results`);
+  });
+
+  it('at 375 px the results come first, and the filters open from a button', async () => {
+    const page = await f.signedIn(undefined, { width: 375, height: 800 });
+    await page.goto(f.url('#/search?query=order'));
+    await settled(page, '2 results');
+    const top = await page.locator('ol.results > li').first().evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(top < 400, `the first result starts ${top} px down`);
+    const filters = page.getByRole('complementary', { name: 'Filters' });
+    assert.equal(await filters.isVisible(), false, 'the filters are closed');
+    const toggle = page.getByRole('button', { name: 'Filters', exact: true });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await assertAccessible(page, 'search at 375 px, filters closed');
+    await toggle.click();
+    assert.equal(await page.getByRole('button', { name: 'Hide filters' }).getAttribute('aria-expanded'), 'true');
+    await filters.getByRole('button', { name: 'dataset (2)' }).click();
+    await page.waitForURL(/type=dataset/);
+    await settled(page, '2 results');
+    // The count of filters in force is on the button; the panel stays open while filtering.
+    await page.getByRole('button', { name: 'Hide filters (1 in force)' }).click();
+    await page.getByRole('button', { name: 'Filters (1 in force)' }).waitFor();
+    assert.equal(await filters.isVisible(), false);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow at 375 px');
+    // A wide window has no button: the filters are always there.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.equal(await filters.isVisible(), true);
+    assert.equal(await page.getByRole('button', { name: /^Filters/ }).isVisible(), false);
   });
 
   it('clicking a facet filters, and removing it unfilters', async () => {
@@ -170,7 +250,9 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     await settled(page, '1 result');
     await assertAccessible(page, 'search with results');
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow at 375 px');
-    const all = await f.served.client.call('POST', '/openapi/v3/entity/scroll?count=1', {});
+    // Every entity but the catalog's own (system entities are hidden by default).
+    const system = { field: 'urn', condition: 'STARTS_WITH', values: ['urn:li:dataPlatform:', 'urn:li:dataType:', 'urn:li:entityType:'], negated: true };
+    const all = await f.served.client.call('POST', '/openapi/v3/entity/scroll?count=1', { filter: { and: [{ criteria: [system] }] } });
     const total = (all.body as { totalCount: number }).totalCount;
     assert.ok(total > 29, `every entity: ${total}`);
     await page.goto(f.url('#/search'));

@@ -48,6 +48,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
   return [
     { name: 'GET /health', needs: 'public', ok: 200, okBody: { status: 'ok' }, request: () => ({ method: 'GET', path: '/health' }) },
     { name: 'GET /config', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/config' }) },
+    { name: 'GET /openapi/v2/auth/sign-in-hint', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/auth/sign-in-hint' }) },
     { name: 'GET /openapi/v3/api-docs', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v3/api-docs' }) },
     { name: 'GET /openapi/swagger-ui/', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/openapi/swagger-ui/' }) },
     { name: 'GET / (the console)', needs: 'public', ok: 200, request: () => ({ method: 'GET', path: '/' }) },

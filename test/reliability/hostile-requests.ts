@@ -354,7 +354,7 @@ const ROUTES: RouteSpec[] = [
   {
     route: 'GET server endpoints',
     methods: ['GET', 'HEAD'],
-    pathAndBody: noBody(fc.constantFrom('/health', '/config', '/metrics', '/openapi/v3/api-docs', '/openapi/swagger-ui', '/openapi/swagger-ui/static/index.html')),
+    pathAndBody: noBody(fc.constantFrom('/health', '/config', '/metrics', '/openapi/v2/auth/sign-in-hint', '/openapi/v3/api-docs', '/openapi/swagger-ui', '/openapi/swagger-ui/static/index.html')),
     query: queryString([]),
   },
   {

@@ -46,11 +46,12 @@ const session = getSession();
 if (!session) {
   location.replace(SIGN_IN);
 } else {
-  const signOut = () => {
+  // The server refused the session's token: sign-in says why (the console's expireSession, for this page).
+  const expired = () => {
     setSession(undefined);
-    location.replace(SIGN_IN);
+    location.replace(`${SIGN_IN}&reason=expired`);
   };
-  const fetcher = sessionFetcher(session, signOut);
+  const fetcher = sessionFetcher(session, expired);
   const who = session.actor.replace('urn:li:corpuser:', '');
   const root = document.getElementById('graphiql')!;
   labelEditors(root);

@@ -17,6 +17,18 @@ export const FACETS = [
   { field: 'domains', param: 'domains', title: 'Domains' },
 ] as const;
 
+/**
+ * The entity types the catalog writes itself at its first start (the registry's seed: every data
+ * platform DataHub knows, the data types of structured properties, one entityType per registered
+ * type). They are definitions rather than metadata anyone ingested: over a hundred of them would
+ * head every empty search and fill the Type facet, so a search leaves them out unless asked.
+ * test/console/search.test.ts checks this list against Registry.seed().
+ */
+export const SYSTEM_TYPES = ['dataPlatform', 'dataType', 'entityType'] as const;
+
+/** The URL parameter that brings system entities back (`system=1`). */
+export const SYSTEM = 'system';
+
 /** URL parameters of a property filter: exact values, and the bounds of a range. */
 export const EXACT = 'p.';
 export const MIN = 'pmin.';
@@ -28,6 +40,7 @@ export interface Criterion {
   field: string;
   condition: string;
   values: string[];
+  negated?: boolean;
 }
 
 export interface ScrollCall {
@@ -58,9 +71,14 @@ export function scrollCalls(params: URLSearchParams, defs: PropertyDef[]): { res
     else if (key.startsWith(MAX) && value !== '') criteria.push({ field: propertyField(key.slice(MAX.length)), condition: 'LESS_THAN_OR_EQUAL_TO', values: [value] });
   }
   for (const [name, values] of exact) criteria.push({ field: propertyField(name), condition: 'EQUAL', values });
+  const types = params.getAll('type');
+  // Left out by the server, so that counts and facets leave them out too. Types chosen in the
+  // Type facet are searched whatever they are.
+  if (types.length === 0 && params.get(SYSTEM) !== '1') {
+    criteria.push({ field: 'urn', condition: 'STARTS_WITH', values: SYSTEM_TYPES.map((t) => `urn:li:${t}:`), negated: true });
+  }
 
   const where: Pick<ScrollCall['body'], 'entities' | 'filter'> = {};
-  const types = params.getAll('type');
   if (types.length) where.entities = types;
   if (criteria.length) where.filter = { and: [{ criteria }] };
 

@@ -1,11 +1,11 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, ApiError } from '../api';
 import { ErrorMessage, Loading, shortUrn } from '../components/common';
 import { currentRoute, href, navigate, type Route } from '../router';
 import type { Session } from '../session';
 import { descriptionOf, entityTypeOf, nameOf, platformOf, tagsOf, type EntityV3 } from './entity-info';
 import { loadDefinitions, valueLabel, type PropertyDef } from './search-properties';
-import { EXACT, facetKey, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCalls, searchHash } from './search-query';
+import { EXACT, facetKey, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCalls, searchHash, SYSTEM } from './search-query';
 import './search.css';
 
 /**
@@ -41,6 +41,8 @@ export default function Search({ route }: { route: Route; session: Session }) {
   // Where each page starts, learnt while paging forward: scrollId → {previous scrollId, offset}.
   const [facets, setFacets] = useState<{ key: string; facets?: Facet[]; error?: unknown }>({ key: '\u0000' });
   const pages = useRef(new Map<string, { previous: string; offset: number }>());
+  // Narrow windows show the results first and the filters on demand (wide ones always show them).
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -99,16 +101,27 @@ export default function Search({ route }: { route: Route; session: Session }) {
       <h1>Search</h1>
       <SearchBox query={params.get('query') ?? ''} sort={params.get('sort') ?? ''} />
       <ErrorMessage error={defsError} />
+      <button type="button" class="secondary search-filters-toggle" aria-expanded={filtersOpen} aria-controls="search-filters" onClick={() => setFiltersOpen(!filtersOpen)}>
+        {filtersOpen ? 'Hide filters' : 'Filters'}
+        {activeCount(params) > 0 ? ` (${activeCount(params)} in force)` : ''}
+      </button>
       <div class="search-layout">
-        <aside class="search-filters" aria-labelledby="filters-title" aria-busy={facets.key !== facetsKey}>
+        <aside id="search-filters" class={`search-filters${filtersOpen ? ' open' : ''}`} aria-labelledby="filters-title" aria-busy={facets.key !== facetsKey && !facets.error}>
           <h2 id="filters-title">Filters</h2>
-          {facets.error && !error ? <ErrorMessage error={facets.error} /> : null}
-          {facets.facets ? <FacetPanel params={params} facets={facets.facets} defs={defs ?? []} /> : <Loading />}
+          <SystemToggle shown={params.get(SYSTEM) === '1'} />
+          {facets.error ? (
+            // The results say what is wrong with the search; its facets cannot be counted either.
+            error ? <p class="muted">No filters until the search can be run.</p> : <ErrorMessage error={facets.error} />
+          ) : facets.facets ? (
+            <FacetPanel params={params} facets={facets.facets} defs={defs ?? []} />
+          ) : (
+            <Loading />
+          )}
         </aside>
         <section class="search-results" aria-labelledby="results-title" aria-busy={busy}>
           <h2 id="results-title">Results</h2>
           <ActiveFilters params={params} defs={defs ?? []} />
-          <ErrorMessage error={error} />
+          <SearchError error={error} />
           {busy ? (
             <Loading label="Searching…" />
           ) : page ? (
@@ -116,6 +129,9 @@ export default function Search({ route }: { route: Route; session: Session }) {
               {countText(page.totalCount, here?.offset, page.entities.length)}
             </p>
           ) : null}
+          {!busy && page?.totalCount === 0 && facetKey(params) === '' && (
+            <p class="muted">The catalog holds only its own entities so far (data platforms, data types, entity types): check Show system entities to see them, or write some metadata.</p>
+          )}
           {page && page.entities.length > 0 && (
             <ol class="results">
               {page.entities.map((e) => (
@@ -141,6 +157,38 @@ export default function Search({ route }: { route: Route; session: Session }) {
       </div>
     </div>
   );
+}
+
+/** The catalog's own entities (SYSTEM_TYPES), left out of every search unless this is checked. */
+function SystemToggle({ shown }: { shown: boolean }) {
+  return (
+    <div class="check search-system">
+      <input id="search-system" type="checkbox" checked={shown} aria-describedby="search-system-help" onChange={(e) => go({ [SYSTEM]: (e.target as HTMLInputElement).checked ? '1' : undefined })} />
+      <label for="search-system">Show system entities</label>
+      <span id="search-system-help" class="muted search-system-help">
+        Data platforms, data types and entity types
+      </span>
+    </div>
+  );
+}
+
+/** A search the server cannot run says so in words; other failures as they came. */
+function SearchError({ error }: { error: unknown }) {
+  if (error instanceof ApiError && error.status === 400) {
+    return (
+      <p class="error" role="alert">
+        This search cannot be run: {error.message}
+      </p>
+    );
+  }
+  return <ErrorMessage error={error} />;
+}
+
+/** How many filters are in force (facet values, property values and bounds). */
+function activeCount(params: URLSearchParams): number {
+  let count = 0;
+  for (const [key] of params) if (FACETS.some((f) => f.param === key) || key.startsWith(EXACT) || key.startsWith(MIN) || key.startsWith(MAX)) count++;
+  return count;
 }
 
 function countText(total: number, offset: number | undefined, shown: number): string {
@@ -184,7 +232,7 @@ function SearchBox({ query, sort }: { query: string; sort: string }) {
         <label for="search-query">Search the catalog</label>
         <input id="search-query" type="search" value={text} onInput={onInput} placeholder="orders, tags:pii, structuredProperties.retention:>=90" autocomplete="off" spellcheck={false} />
       </div>
-      <div>
+      <div class="search-sort">
         <label for="search-sort">Sort by</label>
         <select id="search-sort" value={sort} onChange={(e) => go({ sort: (e.target as HTMLSelectElement).value }, true)}>
           <option value="">Best match</option>
@@ -396,7 +444,7 @@ function ActiveFilters({ params, defs }: { params: URLSearchParams; defs: Proper
           </li>
         ))}
       </ul>
-      <button type="button" class="link" onClick={() => navigate(searchHash(new URLSearchParams(), { query: params.get('query') ?? undefined, sort: params.get('sort') ?? undefined }))}>
+      <button type="button" class="link" onClick={() => navigate(searchHash(new URLSearchParams(), { query: params.get('query') ?? undefined, sort: params.get('sort') ?? undefined, [SYSTEM]: params.get(SYSTEM) ?? undefined }))}>
         Clear all filters
       </button>
     </div>

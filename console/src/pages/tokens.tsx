@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorMessage, Loading } from '../components/common';
@@ -29,14 +30,28 @@ interface CreatedToken {
 
 const TOKENS = '/openapi/v2/auth/tokens';
 
+/** What the last action came to: an error shown where it happened, or a revocation done. */
+type Outcome = { at: 'create' | 'revoke'; error: unknown } | { at: 'revoke'; done: string } | undefined;
+
+/** The first characters of a token's id: enough to tell two tokens of one name apart. */
+const shortId = (id: string) => id.slice(0, 8);
+
+/** A token as people name it: its name, and its short id when another live token has the name. */
+function labelOf(token: TokenInfo, all: TokenInfo[]): string {
+  const twin = all.some((t) => t.id !== token.id && t.name === token.name && !t.revokedAt);
+  return twin ? `${token.name} (${shortId(token.id)})` : token.name;
+}
+
 /**
  * Access tokens (admins only; the route table keeps others out): create one (its secret shown
- * once), list them all, revoke one after a confirmation.
+ * once), list them all, revoke one after a confirmation. Each action replaces what the last one
+ * said: an error does not outlive a later success.
  */
 export default function Tokens(_: { route: Route; session: Session }) {
   const [tokens, setTokens] = useState<TokenInfo[]>();
   const [loadError, setLoadError] = useState<unknown>();
   const [created, setCreated] = useState<CreatedToken>();
+  const [outcome, setOutcome] = useState<Outcome>();
 
   const load = async () => {
     try {
@@ -52,6 +67,10 @@ export default function Tokens(_: { route: Route; session: Session }) {
     <>
       <h1>Tokens</h1>
       <CreateToken
+        tokens={tokens ?? []}
+        error={outcome?.at === 'create' && 'error' in outcome ? outcome.error : undefined}
+        onStart={() => setOutcome(undefined)}
+        onFailed={(error) => setOutcome({ at: 'create', error })}
         onCreated={(token) => {
           setCreated(token);
           void load();
@@ -61,25 +80,47 @@ export default function Tokens(_: { route: Route; session: Session }) {
       <section class="card" aria-labelledby="tokens-list">
         <h2 id="tokens-list">All tokens</h2>
         <ErrorMessage error={loadError} />
+        <p role="status" class="ok tokens-done">
+          {outcome && 'done' in outcome ? outcome.done : ''}
+        </p>
         {!tokens && !loadError && <Loading />}
         {tokens && tokens.length === 0 && <p class="muted">No tokens yet.</p>}
-        {tokens && tokens.length > 0 && <TokenTable tokens={tokens} onRevoked={load} />}
+        {tokens && tokens.length > 0 && (
+          <TokenTable
+            tokens={tokens}
+            error={outcome?.at === 'revoke' && 'error' in outcome ? outcome.error : undefined}
+            onStart={() => setOutcome(undefined)}
+            onFailed={(error) => setOutcome({ at: 'revoke', error })}
+            onRevoked={async (label) => {
+              setOutcome({ at: 'revoke', done: `Revoked token ${label}.` });
+              await load();
+            }}
+          />
+        )}
       </section>
     </>
   );
 }
 
-function CreateToken({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
+interface Reports {
+  error: unknown;
+  /** An action starts: what the last one said goes. */
+  onStart: () => void;
+  onFailed: (error: unknown) => void;
+}
+
+function CreateToken({ tokens, error, onStart, onFailed, onCreated }: Reports & { tokens: TokenInfo[]; onCreated: (token: CreatedToken) => void }) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [days, setDays] = useState('');
-  const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  // Names need not be unique (DataHub's are not): a second one is allowed, and said so.
+  const namesakes = tokens.filter((t) => t.name === name.trim() && !t.revokedAt);
 
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
-    setError(undefined);
+    onStart();
     try {
       const body: Record<string, unknown> = { name: name.trim(), role };
       if (days.trim() !== '') body.expiresInDays = Number(days);
@@ -88,7 +129,7 @@ function CreateToken({ onCreated }: { onCreated: (token: CreatedToken) => void }
       setDays('');
       onCreated(made.body);
     } catch (e) {
-      setError(e);
+      onFailed(e);
     } finally {
       setBusy(false);
     }
@@ -100,9 +141,14 @@ function CreateToken({ onCreated }: { onCreated: (token: CreatedToken) => void }
       <form onSubmit={submit} class="tokens-form">
         <div>
           <label for="token-name">Name</label>
-          <input id="token-name" type="text" value={name} required aria-describedby="token-name-help" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          <input id="token-name" type="text" value={name} required aria-describedby="token-name-help token-name-twin" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
           <p class="muted" id="token-name-help">
             Letters, digits, ".", "_", "@" or "-"; its writes are recorded as <code>urn:li:corpuser:&lt;name&gt;</code>.
+          </p>
+          <p class="tokens-twin" id="token-name-twin" role="status">
+            {namesakes.length > 0
+              ? `${namesakes.length === 1 ? 'A live token has' : `${namesakes.length} live tokens have`} this name already (${namesakes.map((t) => `id ${shortId(t.id)}, created ${localTime(t.createdAt)}`).join('; ')}): the list tells them apart by their ids.`
+              : ''}
           </p>
         </div>
         <div>
@@ -168,21 +214,20 @@ function Secret({ token, onDone }: { token: CreatedToken; onDone: () => void }) 
   );
 }
 
-function TokenTable({ tokens, onRevoked }: { tokens: TokenInfo[]; onRevoked: () => Promise<void> }) {
+function TokenTable({ tokens, error, onStart, onFailed, onRevoked }: Reports & { tokens: TokenInfo[]; onRevoked: (label: string) => Promise<void> }) {
   const [confirming, setConfirming] = useState<string>();
-  const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const now = Date.now();
 
-  const revoke = async (token: TokenInfo) => {
+  const revoke = async (token: TokenInfo, label: string) => {
     setBusy(true);
-    setError(undefined);
+    onStart();
     try {
       await api('DELETE', `${TOKENS}/${encodeURIComponent(token.id)}`);
       setConfirming(undefined);
-      await onRevoked();
+      await onRevoked(label);
     } catch (e) {
-      setError(e);
+      onFailed(e);
     } finally {
       setBusy(false);
     }
@@ -196,9 +241,11 @@ function TokenTable({ tokens, onRevoked }: { tokens: TokenInfo[]; onRevoked: () 
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col">Id</th>
               <th scope="col">Role</th>
               <th scope="col">Actor</th>
               <th scope="col">Created</th>
+              <th scope="col">Created by</th>
               <th scope="col">Expires</th>
               <th scope="col">Last used</th>
               <th scope="col">Revoked</th>
@@ -210,22 +257,29 @@ function TokenTable({ tokens, onRevoked }: { tokens: TokenInfo[]; onRevoked: () 
           <tbody>
             {tokens.map((t) => {
               const expired = t.expiresAt !== null && Date.parse(t.expiresAt) <= now;
+              const label = labelOf(t, tokens);
               return (
                 <tr key={t.id}>
                   <th scope="row">{t.name}</th>
+                  <td>
+                    <code title={t.id}>{shortId(t.id)}</code>
+                  </td>
                   <td>{t.role}</td>
-                  <td>{t.actorUrn}</td>
+                  <td>
+                    <BreakAfterColons text={t.actorUrn} />
+                  </td>
                   <td>
                     <Time iso={t.createdAt} />
                   </td>
+                  <td title={t.createdBy}>{t.createdBy.replace(/^urn:li:corpuser:/, '')}</td>
                   <td>{t.expiresAt ? <Time iso={t.expiresAt} suffix={expired ? ' (expired)' : ''} /> : 'never'}</td>
                   <td>{t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : 'never'}</td>
                   <td>{t.revokedAt ? <Time iso={t.revokedAt} /> : 'no'}</td>
                   <td>
                     {t.revokedAt ? null : confirming === t.id ? (
-                      <ConfirmRevoke name={t.name} busy={busy} onYes={() => revoke(t)} onCancel={() => setConfirming(undefined)} />
+                      <ConfirmRevoke name={label} busy={busy} onYes={() => revoke(t, label)} onCancel={() => setConfirming(undefined)} />
                     ) : (
-                      <button type="button" class="secondary" aria-label={`Revoke ${t.name}`} onClick={() => setConfirming(t.id)}>
+                      <button type="button" class="secondary" aria-label={`Revoke ${label}`} onClick={() => setConfirming(t.id)}>
                         Revoke
                       </button>
                     )}
@@ -254,6 +308,20 @@ function ConfirmRevoke({ name, busy, onYes, onCancel }: { name: string; busy: bo
         Cancel
       </button>
     </div>
+  );
+}
+
+/** A URN that may wrap after its colons (`urn:li:corpuser:` then the name), not inside the name. */
+function BreakAfterColons({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(?<=:)/).map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
 
