@@ -94,3 +94,20 @@ export function explain(status: number, message: string): Explained {
   const text = byStatus(status, message);
   return text ? { text, recognised: true } : { text: message, recognised: false };
 }
+
+/** A value the form refuses before anything is sent, naming the field at fault. */
+export class InputError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The field a refusal or a form's own check names, if any. */
+export function faultyField(error: unknown): string | undefined {
+  if (error instanceof InputError) return error.field;
+  const field = (error as { field?: unknown } | undefined)?.field;
+  return typeof field === 'string' ? field : undefined;
+}

@@ -65,7 +65,7 @@ export function when(time: number | undefined): string {
  * anywhere inside a word.
  */
 export function Breakable({ text }: { text: string }) {
-  const parts = text.split(/(?<=[._/])/);
+  const parts = text.split(/(?<=[._/:,])/);
   return (
     <>
       {parts.map((part, i) => (
