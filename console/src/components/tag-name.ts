@@ -18,6 +18,7 @@ export function tagUrnOf(text: string): string {
     throw new InputError('tag', `${trimmed} is the URN of a ${other[1]}, not of a tag. Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.`);
   }
   const name = other ? trimmed.slice('urn:li:tag:'.length) : trimmed;
+  if (name === '') throw new InputError('tag', 'urn:li:tag: needs a name after it, such as urn:li:tag:pii.');
   if (name.length > MAX) throw new InputError('tag', `A tag name is at most ${MAX} characters; this one has ${name.length}.`);
   if (!NAME.test(name)) {
     throw new InputError('tag', `"${name}" is not a tag name: use letters, digits and . _ - : @ / + only, with no spaces, brackets, commas or markup, starting with a letter, digit or _.`);
