@@ -9,8 +9,9 @@ export interface Explained {
   /** What went wrong and what to do, in a sentence or two. */
   text: string;
   /**
-   * The field at fault: a structured property's URN, or `tag`, `description`, `owner`, `term`,
-   * `domain` for the entity page's editors.
+   * The field at fault: a structured property's URN; `tag`, `owner`, `term`, `domain` for the
+   * entity page's editors; a definition's field name (`qualifiedName`, `version`, …); `urn` for
+   * the name of something to be created that exists already.
    */
   field?: string;
   /** False when nothing here knew the message, and `text` is the server's own. */
@@ -55,6 +56,24 @@ const PROPERTY_RULES: Rule[] = [
   [/^Cannot delete an immutable property: (\S+)/, (m) => ({ field: m[1], text: `${name(m[1])} is immutable: once set, its values cannot be removed.` })],
 ];
 
+const typeOf = (urn: string) => urn.replace(/^urn:li:dataType:(datahub\.)?/, '');
+const raise = 'To make this breaking change, raise the version (yyyyMMddHHmmss, e.g. with "Use the current time").';
+
+/** Property definitions (src/structured/definitions.ts), with the form's field at fault. */
+const DEFINITION_RULES: Rule[] = [
+  [/^(?:Urn ID|Qualified names) cannot have spaces/, () => ({ field: 'qualifiedName', text: 'A qualified name has no spaces: use dots, e.g. com.example.retentionTime.' })],
+  [/^Invalid version specified/, () => ({ field: 'version', text: 'A version is 14 digits, yyyyMMddHHmmss, e.g. 20240501120000.' })],
+  [/^Property \S+: entityTypes must name at least one/, () => ({ field: 'entityTypes', text: 'Tick at least one entity type the property may be used on.' })],
+  [/^Property \S+: allowed value (\{[\s\S]*\}) must be a (double|string)/, (m) => ({ field: 'allowedValues', text: `The allowed value ${shown(m[1])} is not ${m[2] === 'double' ? 'a number' : 'text'}, as the value type asks.` })],
+  [/^Property \S+: allowed value (\{[\s\S]*\}) is listed more than once/, (m) => ({ field: 'allowedValues', text: `The allowed value ${shown(m[1])} is listed more than once.` })],
+  [/^Value type of (\S+) cannot be changed from (\S+) to (\S+): /, (m) => ({ field: 'valueType', text: `The value type of ${name(m[1])} cannot change from ${typeOf(m[2])} to ${typeOf(m[3])} as it is. ${raise}` })],
+  [/^Cardinality of (\S+) cannot be changed from MULTIPLE to SINGLE/, (m) => ({ field: 'cardinality', text: `${name(m[1])} cannot go from several values to one as it is. ${raise}` })],
+  [/^Cannot restrict values that were previously allowed: (\S+) had no allowedValues/, (m) => ({ field: 'allowedValues', text: `${name(m[1])} allowed any value until now; listing allowed values narrows it. ${raise}` })],
+  [/^Cannot restrict values that were previously allowed: (\S+) no longer allows (\{[\s\S]*\});/, (m) => ({ field: 'allowedValues', text: `Removing the allowed value ${shown(m[2])} of ${name(m[1])} narrows it. ${raise}` })],
+  [/^Cannot remove entity type (\S+) from (\S+): /, (m) => ({ field: 'entityTypes', text: `Removing the entity type ${typeOf(m[1]).replace(/^urn:li:entityType:(datahub\.)?/, '')} from ${name(m[2])} narrows it. ${raise}` })],
+  [/^Cannot mutate a soft deleted Structured Property Definition: (\S+)/, (m) => ({ text: `${name(m[1])} is soft deleted: restore it before editing it.` })],
+];
+
 /** What the entity page's editors write (aspects by the registry, GraphQL mutations). */
 const EDIT_RULES: Rule[] = [
   [/^Aspect globalTags is invalid: field tags\[\d+\]\.tag must be a URN of type tag/, () => ({ field: 'tag', text: 'That is not a tag. Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.' })],
@@ -67,14 +86,13 @@ const EDIT_RULES: Rule[] = [
   [/^Failed to validate Domain with urn (\S+)\. Urn does not exist/, (m) => ({ field: 'domain', text: `There is no domain ${m[1]} in the catalog. Pick one from the list.` })],
   [/^Failed to [^.]*?(urn:li:\S+?)\.? (?:[^.]*\. )?(?:Entity|Resource|\1) does not exist/, (m) => ({ text: `There is no entity ${m[1]} in the catalog: it may have been deleted. Reload the page.` })],
   [/^Entity (\S+) (?:not found|does not exist)/, (m) => ({ text: `There is no entity ${m[1]} in the catalog.` })],
-  [/^Cannot perform CREATE since the aspect (\S+) of (\S+) already exists/, (m) => ({ text: `${m[2]} already exists (it has ${m[1]}): pick another name, or edit the existing one.` })],
+  [/^Cannot perform CREATE since the aspect \S+ of (\S+) already exists/, (m) => ({ field: 'urn', text: `${m[1]} already exists: pick another name, or edit the existing one.` })],
   [/^Expected version (\S+), actual version (\S+) for aspect (\S+) of/, (m) => ({ text: `Someone else changed ${m[3]} since you loaded it (version ${m[1]} then, ${m[2]} now), so your change was not saved. Reload, then edit again.` })],
 ];
 
 /** What a status alone says, when the message itself adds nothing a person can act on. */
 function byStatus(status: number, message: string): string | undefined {
   if (status === NO_ANSWER) return 'The server could not be reached: it may be stopped, or the network is down. Nothing was saved; try again once it is back.';
-  if (status === 401) return 'Your session has ended: the token is invalid, expired or revoked. Sign in again.';
   if (status === 403) {
     const op = /^\S+ is unauthorized to (.+?)\.?$/.exec(message)?.[1];
     return op ? `Your token is read-only here: it may not ${op}. Ask an admin for an editor token.` : `Your token may not do this. ${message}`;
@@ -87,7 +105,7 @@ function byStatus(status: number, message: string): string | undefined {
 
 /** The refusal `status: message` in words, with the field at fault when the message names one. */
 export function explain(status: number, message: string): Explained {
-  for (const [pattern, say] of [...PROPERTY_RULES, ...EDIT_RULES]) {
+  for (const [pattern, say] of [...PROPERTY_RULES, ...DEFINITION_RULES, ...EDIT_RULES]) {
     const m = pattern.exec(message);
     if (m) return { ...say(m), recognised: true };
   }
