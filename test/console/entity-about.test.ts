@@ -227,6 +227,32 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     assert.deepEqual((await read(f, urn, 'domains')).domains, []);
   });
 
+  it('says in words when a save is too large or gets no answer, keeps the draft, and clears the error once a save succeeds', async () => {
+    const urn = dataset('unlucky');
+    await seedDataset(f, 'unlucky');
+    const page = await f.signedIn();
+    const facts = await open(f, page, urn);
+    await facts.getByRole('button', { name: 'Edit description' }).click();
+    const text = facts.getByLabel('Description (markdown)');
+    // Over the 2 MiB a request that may only read (as GraphQL's endpoint is counted) may carry.
+    await text.fill('x'.repeat(2_200_000));
+    await facts.getByRole('button', { name: 'Save description' }).click();
+    const alert = facts.getByRole('alert');
+    await alert.getByText('That is too large for the server to accept. Make it smaller and try again.', { exact: true }).waitFor();
+
+    await text.fill('Short, at last');
+    await page.route('**/api/graphql', (route) => route.abort('internetdisconnected'));
+    await facts.getByRole('button', { name: 'Save description' }).click();
+    await alert.getByText('The server could not be reached: it may be stopped, or the network is down. Nothing was saved; try again once it is back.', { exact: true }).waitFor();
+    assert.equal(await text.inputValue(), 'Short, at last');
+    await page.unroute('**/api/graphql');
+
+    await facts.getByRole('button', { name: 'Save description' }).click();
+    await facts.getByRole('status').getByText('Saved the description.').waitFor();
+    assert.equal(await facts.getByRole('alert').count(), 0);
+    assert.equal(await read(f, urn, 'editableDatasetProperties').then((v) => v.description), 'Short, at last');
+  });
+
   it('a description draft and a property value draft survive the token being revoked mid-edit, and go once saved', async () => {
     const urn = dataset('drafted');
     await seedDataset(f, 'drafted', { editableDatasetProperties: { description: 'Old words' } });
