@@ -260,7 +260,7 @@ describe('console: editing structured properties and tags on the entity page', {
     const refusals: Array<[string, string]> = [
       ['   ', 'Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.'],
       ['urn:li:tag:', 'urn:li:tag: needs a name after it, such as urn:li:tag:pii.'],
-      ['urn:li:corpuser:jdoe', 'urn:li:corpuser:jdoe is the URN of a corpuser, not of a tag. Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.'],
+      ['urn:li:corpuser:jdoe', 'urn:li:corpuser:jdoe names a user, not a tag. Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.'],
       ['has space', '"has space" is not a tag name: use letters, digits and . _ - : @ / + only, with no spaces, brackets, commas or markup, starting with a letter, digit or _.'],
       ['<b>bold</b>', '"<b>bold</b>" is not a tag name: use letters, digits and . _ - : @ / + only, with no spaces, brackets, commas or markup, starting with a letter, digit or _.'],
     ];

@@ -127,7 +127,7 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     const text = facts.getByLabel('Description (markdown)');
     await text.fill('Orders, **one row each**.\n\n- placed\n- paid');
     await facts.getByRole('button', { name: 'Preview' }).click();
-    const preview = facts.getByLabel('Preview');
+    const preview = facts.getByRole('region', { name: 'Preview' });
     await preview.locator('strong').getByText('one row each').waitFor();
     assert.deepEqual(await preview.locator('li').allInnerTexts(), ['placed', 'paid']);
     await assertAccessible(page, 'entity page, description preview');

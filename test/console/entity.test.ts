@@ -32,7 +32,7 @@ describe('console: entity page', { skip: BROWSER_SKIP }, () => {
         return (copy.textContent ?? '').trim();
       }),
     );
-    assert.deepEqual(facts, ['Placed orders, one row each', 'snowflake', 'jdoe (DATAOWNER)', 'No glossary terms.', 'No domain.']);
+    assert.deepEqual(facts, ['Placed orders, one row each', 'snowflake', 'jdoe (Data owner)', 'No glossary terms.', 'No domain.']);
     assert.deepEqual(await about.getByRole('button').allInnerTexts(), ['Edit description', 'Edit owners', 'Edit glossary terms', 'Edit domain']);
     const tags = page.locator('section', { has: page.getByRole('heading', { name: 'Tags' }) });
     assert.deepEqual(await tags.getByRole('list', { name: 'Tags', exact: true }).getByRole('link').allInnerTexts(), ['pii']);

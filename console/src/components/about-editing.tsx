@@ -101,13 +101,20 @@ export function DescriptionField({ urn, session, onChanged, description }: About
       {description ? <Markdown text={description} class="entity-description" /> : <span class="muted">No description.</span>}
       <Editable label="Edit description" open={open} setOpen={(o) => o && edit(description ?? '')} writer={writer}>
         <form onSubmit={save}>
-          <label for={`${id}-text`}>Description (markdown)</label>
           {preview ? (
-            <div class="description-preview" aria-label="Preview">
-              {draft ? <Markdown text={draft} /> : <p class="muted">Nothing to preview.</p>}
-            </div>
+            <>
+              <p class="about-editor-title" id={`${id}-preview`}>
+                Preview
+              </p>
+              <div class="description-preview" role="region" aria-labelledby={`${id}-preview`}>
+                {draft ? <Markdown text={draft} /> : <p class="muted">Nothing to preview.</p>}
+              </div>
+            </>
           ) : (
-            <textarea id={`${id}-text`} rows={6} value={draft} onInput={(e) => edit((e.target as HTMLTextAreaElement).value)} />
+            <>
+              <label for={`${id}-text`}>Description (markdown)</label>
+              <textarea id={`${id}-text`} rows={6} value={draft} onInput={(e) => edit((e.target as HTMLTextAreaElement).value)} />
+            </>
           )}
           <div class="row">
             <button type="submit" disabled={w.busy}>
@@ -180,7 +187,7 @@ export function OwnersField({ urn, session, onChanged, owners }: AboutProps & { 
               <a href={href('/entity', { urn: o.owner })} title={o.owner}>
                 {shortUrn(o.owner)}
               </a>
-              {(o.type || o.typeUrn) && <span class="muted"> ({o.typeUrn ? shortUrn(o.typeUrn) : o.type})</span>}
+              {(o.type || o.typeUrn) && <span class="muted"> ({o.typeUrn ? shortUrn(o.typeUrn) : typeLabel(o.type!)})</span>}
               {writer && open && (
                 <button type="button" class="link chip-remove" disabled={w.busy} aria-label={`Remove owner ${shortUrn(o.owner)}`} onClick={() => remove(o)}>
                   ×
@@ -308,7 +315,7 @@ export function DomainField({ urn, session, onChanged, domain }: AboutProps & { 
         </a>
       ) : (
         <span class="muted">No domain.</span>
-      )}
+      )}{' '}
       <Editable label="Edit domain" open={open} setOpen={setOpen} writer={writer}>
         <form class="about-add" onSubmit={set} noValidate>
           <label for={`${id}-domain`}>Domain</label>

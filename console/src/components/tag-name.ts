@@ -6,6 +6,9 @@ import { InputError } from '../errors';
  * whitespace splits search terms; markup and quotes have no place in a name either. Any other
  * entity's URN (`urn:li:corpuser:jdoe`) is a mistake, not a tag called that.
  */
+/** What other URNs name, for the message (`urn:li:corpuser:jdoe names a user`). */
+const KINDS: Record<string, string> = { corpuser: 'a user', corpGroup: 'a group', glossaryTerm: 'a glossary term', glossaryNode: 'a glossary node', domain: 'a domain', dataset: 'a dataset' };
+
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.:@/+-]*$/u;
 const MAX = 256;
 
@@ -15,7 +18,7 @@ export function tagUrnOf(text: string): string {
   if (trimmed === '') throw new InputError('tag', 'Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.');
   const other = /^urn:li:([A-Za-z][A-Za-z0-9_]*):/.exec(trimmed);
   if (other && other[1] !== 'tag') {
-    throw new InputError('tag', `${trimmed} is the URN of a ${other[1]}, not of a tag. Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.`);
+    throw new InputError('tag', `${trimmed} names ${KINDS[other[1]] ?? `a ${other[1]}`}, not a tag. Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.`);
   }
   const name = other ? trimmed.slice('urn:li:tag:'.length) : trimmed;
   if (name === '') throw new InputError('tag', 'urn:li:tag: needs a name after it, such as urn:li:tag:pii.');
