@@ -195,6 +195,21 @@ describe('console: editing structured properties and tags on the entity page', {
     assert.deepEqual((await read(f, urn, 'structuredProperties')).value, { properties: [{ propertyUrn: property('e2e.steward'), values: [{ string: 'urn:li:corpuser:stewart' }] }] });
   });
 
+  it('a date property is set with a date picker', async () => {
+    await define(f, { qualifiedName: 'e2e.reviewedOn', displayName: 'Reviewed on', valueType: 'urn:li:dataType:datahub.date', entityTypes: [DATASET] });
+    const urn = dataset('dated');
+    await seed(f, urn);
+    const page = await f.signedIn();
+    const properties = await openEntity(f, page, urn);
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Reviewed on (e2e.reviewedOn)' });
+    const date = properties.getByLabel('Value (a date)');
+    assert.equal(await date.getAttribute('type'), 'date');
+    await date.fill('2024-05-01');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('status').getByText('Saved Reviewed on (e2e.reviewedOn).').waitFor();
+    assert.deepEqual((await read(f, urn, 'structuredProperties')).value, { properties: [{ propertyUrn: property('e2e.reviewedOn'), values: [{ string: '2024-05-01' }] }] });
+  });
+
   it('two tabs edit at once: the second save is refused as a conflict, the first value is kept, and Reload shows it', async () => {
     const urn = dataset('conflict');
     await seed(f, urn, { structuredProperties: { properties: [{ propertyUrn: property('e2e.rows'), values: [{ double: 1 }] }] } });
@@ -273,6 +288,12 @@ describe('console: editing structured properties and tags on the entity page', {
       assert.equal(await input.getAttribute('aria-describedby'), await alert.getAttribute('id'), text);
     }
     assert.deepEqual((await read(f, urn, 'globalTags')).value, { tags: [{ tag: 'urn:li:tag:pii' }] });
+
+    // The catalog's tags are suggested as a name is typed.
+    const made = await f.served.client.call('POST', `${V2}/tag?async=false`, [{ urn: 'urn:li:tag:golden', aspects: { tagProperties: { value: { name: 'golden' } } } }]);
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    await input.fill('golde');
+    await tags.locator('datalist option[value="urn:li:tag:golden"]').waitFor({ state: 'attached' });
 
     await input.fill('gold');
     await tags.getByRole('button', { name: 'Add tag' }).click();

@@ -374,7 +374,15 @@ function ValueInputs({
         <div class="property-multi" key={i}>
           {input(i, `Value ${i + 1}`)}
           {shown.length > 1 && (
-            <button type="button" class="link" onClick={() => setTexts(shown.filter((__, j) => j !== i))}>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                // The inputs after it move up: what was unreadable in them moves with them.
+                for (let j = i; j < shown.length; j++) setBad(j, false);
+                setTexts(shown.filter((__, j) => j !== i));
+              }}
+            >
               Remove value {i + 1}
             </button>
           )}

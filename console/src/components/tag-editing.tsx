@@ -7,10 +7,11 @@ import { ErrorMessage, shortUrn } from './common';
 import type { EditingProps } from './entity-editing';
 import { pointerSegment } from './property-model';
 import { tagUrnOf } from './tag-name';
+import { UrnPicker } from './urn-picker';
 
 /**
  * An entity's tags, listed once: for editors and admins each with its remove button, and a field
- * to add one. Writes are JSON patches on `globalTags` addressing tags by key, so that concurrent
+ * to add one by name or URN, suggesting the catalog's tags as it is typed. Writes are JSON patches on `globalTags` addressing tags by key, so that concurrent
  * edits of other tags are kept.
  */
 export function Tags({ urn, entityType, session, onChanged, tags }: EditingProps & { tags: string[] }) {
@@ -82,15 +83,14 @@ export function Tags({ urn, entityType, session, onChanged, tags }: EditingProps
       {writer && (
         <form onSubmit={add} class="row tag-add" noValidate>
           <label for={`${id}-add`}>Add a tag</label>
-          <input
+          <UrnPicker
             id={`${id}-add`}
-            type="text"
-            autocomplete="off"
-            placeholder="pii or urn:li:tag:pii"
             value={text}
-            aria-invalid={invalid ? 'true' : undefined}
-            aria-describedby={invalid ? `${id}-error` : undefined}
-            onInput={(e) => setText((e.target as HTMLInputElement).value)}
+            onValue={setText}
+            types={['tag']}
+            placeholder="pii or urn:li:tag:pii"
+            invalid={invalid}
+            describedBy={invalid ? `${id}-error` : undefined}
           />
           <button type="submit" disabled={busy || text === ''}>
             Add tag
