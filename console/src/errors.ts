@@ -95,10 +95,12 @@ function byStatus(status: number, message: string): string | undefined {
   if (status === NO_ANSWER) return 'The server could not be reached: it may be stopped, or the network is down. Nothing was saved; try again once it is back.';
   if (status === 403) {
     const op = /^\S+ is unauthorized to (.+?)\.?$/.exec(message)?.[1];
-    return op ? `Your token is read-only here: it may not ${op}. Ask an admin for an editor token.` : `Your token may not do this. ${message}`;
+    // Other refusals (a built-in entity, an admin-only delete) already say why in words.
+    return op ? `Your token may not ${op}: its role does not allow it. Ask an admin for an editor token.` : undefined;
   }
   if (status === 413) return 'That is too large for the server to accept. Make it smaller and try again.';
   if (status === 429) return 'The server is busy. Wait a moment and try again.';
+  if (status === 503) return 'The server is unavailable for the moment (its store is unreachable, or it is stopping). Nothing was changed; try again shortly.';
   if (status >= 500) return `The server failed (${status}) and nothing was changed. Try again; if it keeps failing, the server's log says why.`;
   return undefined;
 }
