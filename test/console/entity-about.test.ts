@@ -154,7 +154,7 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await facts.getByLabel('Ownership type').selectOption({ label: 'Business owner' });
     await facts.getByRole('button', { name: 'Add owner' }).click();
     await facts.getByRole('status').getByText('Added jdoe as business owner.').waitFor();
-    await facts.getByRole('link', { name: 'jdoe' }).waitFor();
+    await facts.getByRole('link', { name: 'Jane Doe' }).waitFor();
 
     await owner.fill('urn:li:corpuser:nobody');
     await facts.getByRole('button', { name: 'Add owner' }).click();
@@ -180,9 +180,9 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     );
     await assertAccessible(page, 'entity page, editing owners');
 
-    await facts.getByRole('button', { name: 'Remove owner jdoe' }).click();
+    await facts.getByRole('button', { name: 'Remove owner Jane Doe' }).click();
     await facts.getByRole('status').getByText('Removed jdoe.').waitFor();
-    await facts.getByRole('link', { name: 'jdoe' }).waitFor({ state: 'detached' });
+    await facts.getByRole('link', { name: 'Jane Doe' }).waitFor({ state: 'detached' });
     assert.deepEqual((await read(f, urn, 'ownership')).owners.map((o: { owner: string }) => o.owner), [ANALYSTS]);
   });
 
@@ -214,7 +214,7 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await facts.getByRole('button', { name: 'Set domain' }).click();
     await facts.getByRole('status').getByText('Moved into the domain sales.').waitFor();
     assert.deepEqual((await read(f, urn, 'domains')).domains, [SALES]);
-    await facts.getByRole('link', { name: 'sales' }).waitFor();
+    await facts.getByRole('link', { name: 'Sales' }).waitFor();
     await assertAccessible(page, 'entity page with a term and a domain');
 
     await facts.getByRole('button', { name: 'Remove term Revenue' }).click();

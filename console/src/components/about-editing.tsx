@@ -19,6 +19,8 @@ export interface AboutProps {
   urn: string;
   session: Session;
   onChanged: () => void;
+  /** The names the owners, terms and domain record (`Jane Doe`), where known. */
+  names: Map<string, string>;
 }
 
 /** A write, its refusal and its confirmation; a later success clears an earlier refusal. */
@@ -74,7 +76,7 @@ function Editable(props: { label: string; open: boolean; setOpen: (open: boolean
 
 const DESCRIPTION = 'description';
 
-export function DescriptionField({ urn, session, onChanged, description }: AboutProps & { description?: string }) {
+export function DescriptionField({ urn, session, onChanged, description }: Omit<AboutProps, 'names'> & { description?: string }) {
   const writer = canWrite(session);
   // A draft left by an edit interrupted (a sign-in bounce) reopens the editor with it.
   const [draft, setDraft] = useState<string | undefined>(() => (writer ? readDraft<string>(urn, DESCRIPTION) : undefined));
@@ -155,7 +157,7 @@ export interface Owner {
   typeUrn?: string;
 }
 
-export function OwnersField({ urn, session, onChanged, owners }: AboutProps & { owners: Owner[] }) {
+export function OwnersField({ urn, session, onChanged, names, owners }: AboutProps & { owners: Owner[] }) {
   const writer = canWrite(session);
   const [open, setOpen] = useState(false);
   const [owner, setOwner] = useState('');
@@ -185,11 +187,11 @@ export function OwnersField({ urn, session, onChanged, owners }: AboutProps & { 
           {owners.map((o) => (
             <li key={`${o.owner} ${o.typeUrn ?? o.type}`}>
               <a href={href('/entity', { urn: o.owner })} title={o.owner}>
-                {shortUrn(o.owner)}
+                {names.get(o.owner) ?? shortUrn(o.owner)}
               </a>
               {(o.type || o.typeUrn) && <span class="muted"> ({o.typeUrn ? shortUrn(o.typeUrn) : typeLabel(o.type!)})</span>}
               {writer && open && (
-                <button type="button" class="link chip-remove" disabled={w.busy} aria-label={`Remove owner ${shortUrn(o.owner)}`} onClick={() => remove(o)}>
+                <button type="button" class="link chip-remove" disabled={w.busy} aria-label={`Remove owner ${names.get(o.owner) ?? shortUrn(o.owner)}`} onClick={() => remove(o)}>
                   ×
                 </button>
               )}
@@ -227,7 +229,7 @@ export function OwnersField({ urn, session, onChanged, owners }: AboutProps & { 
 }
 
 /** Glossary terms or the domain: URNs picked among entities of one type. */
-export function TermsField({ urn, session, onChanged, terms }: AboutProps & { terms: string[] }) {
+export function TermsField({ urn, session, onChanged, names, terms }: AboutProps & { terms: string[] }) {
   const writer = canWrite(session);
   const [open, setOpen] = useState(false);
   const [term, setTerm] = useState('');
@@ -250,13 +252,13 @@ export function TermsField({ urn, session, onChanged, terms }: AboutProps & { te
         <ul class="chips" aria-label="Glossary terms">
           {terms.map((t) => (
             <li key={t} class="chip" title={t}>
-              <a href={href('/entity', { urn: t })}>{shortUrn(t)}</a>
+              <a href={href('/entity', { urn: t })}>{names.get(t) ?? shortUrn(t)}</a>
               {writer && open && (
                 <button
                   type="button"
                   class="link chip-remove"
                   disabled={w.busy}
-                  aria-label={`Remove term ${shortUrn(t)}`}
+                  aria-label={`Remove term ${names.get(t) ?? shortUrn(t)}`}
                   onClick={() => void w.run(() => mutate('mutation($input: TermAssociationInput!) { removeTerm(input: $input) }', { input: { resourceUrn: urn, termUrn: t } }), `Removed the term ${shortUrn(t)}.`)}
                 >
                   ×
@@ -287,7 +289,7 @@ export function TermsField({ urn, session, onChanged, terms }: AboutProps & { te
   );
 }
 
-export function DomainField({ urn, session, onChanged, domain }: AboutProps & { domain?: string }) {
+export function DomainField({ urn, session, onChanged, names, domain }: AboutProps & { domain?: string }) {
   const writer = canWrite(session);
   const [open, setOpen] = useState(false);
   const [picked, setPicked] = useState('');
@@ -311,7 +313,7 @@ export function DomainField({ urn, session, onChanged, domain }: AboutProps & { 
     <>
       {domain ? (
         <a href={href('/entity', { urn: domain })} title={domain}>
-          {shortUrn(domain)}
+          {names.get(domain) ?? shortUrn(domain)}
         </a>
       ) : (
         <span class="muted">No domain.</span>

@@ -10,6 +10,7 @@ import type { Session } from '../session';
 import { groupAspects, TIMESERIES_ASPECTS } from './aspect-groups';
 import { CustomProperties, Deprecation, Links } from './entity-details';
 import { EntityLineage } from './entity-lineage';
+import { useNames } from './lineage-walk';
 import { Operations, Profiles } from './entity-profiles';
 import { SchemaFields } from './entity-schema';
 import { EntityHistory, TestResults } from './entity-sections';
@@ -99,7 +100,8 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
   const tags = tagsOf(entity);
   const domains = aspect(entity, 'domains')?.domains;
   const domain = Array.isArray(domains) ? domains.find((d): d is string => typeof d === 'string') : undefined;
-  const editing = { urn, session, onChanged };
+  const names = useNames([...owners.map((o) => o.owner), ...terms, ...(domain ? [domain] : [])]);
+  const editing = { urn, session, onChanged, names };
   const removed = aspect(entity, 'status')?.removed === true;
   const trail = useTrail(entity);
   const subTypes = subTypesOf(entity);
