@@ -16,6 +16,7 @@ const ANALYSTS = 'urn:li:corpGroup:analysts';
 const REVENUE = 'urn:li:glossaryTerm:Revenue';
 const SALES = 'urn:li:domain:sales';
 const LIMIT = 'urn:li:structuredProperty:about.limit';
+const CUSTODIAN = 'urn:li:ownershipType:custodian';
 
 async function write(f: ConsoleFixture, type: string, urn: string, aspects: Record<string, unknown>): Promise<void> {
   const body = [{ urn, aspects: Object.fromEntries(Object.entries(aspects).map(([k, v]) => [k, { value: v }])) }];
@@ -55,6 +56,8 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await write(f, 'corpGroup', ANALYSTS, { corpGroupInfo: { displayName: 'Analysts', admins: [], members: [], groups: [] } });
     await write(f, 'glossaryTerm', REVENUE, { glossaryTermInfo: { name: 'Revenue', definition: 'Money in', termSource: 'INTERNAL' } });
     await write(f, 'domain', SALES, { domainProperties: { name: 'Sales' } });
+    const stamp = { time: 0, actor: 'urn:li:corpuser:admin' };
+    await write(f, 'ownershipType', CUSTODIAN, { ownershipTypeInfo: { name: 'Data custodian', created: stamp, lastModified: stamp } });
     const res = await f.served.client.call('POST', `${V2}/structuredProperty/${encodeURIComponent(LIMIT)}/propertyDefinition`, {
       qualifiedName: 'about.limit',
       displayName: 'Limit',
@@ -171,19 +174,26 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await facts.getByRole('button', { name: 'Add owner' }).click();
     await facts.getByRole('status').getByText('Added analysts as technical owner.').waitFor();
     assert.equal(await facts.getByRole('alert').count(), 0);
+    // An ownership type of the catalog's own, offered by its name.
+    await owner.fill(ANALYSTS);
+    await facts.getByLabel('Ownership type').selectOption({ label: 'Data custodian' });
+    await facts.getByRole('button', { name: 'Add owner' }).click();
+    await facts.getByRole('status').getByText('Added analysts as Data custodian.').waitFor();
+    await facts.getByText('(Data custodian)').waitFor();
     assert.deepEqual(
-      (await read(f, urn, 'ownership')).owners.map((o: { owner: string; type: string }) => [o.owner, o.type]),
+      (await read(f, urn, 'ownership')).owners.map((o: { owner: string; type: string; typeUrn?: string }) => [o.owner, o.type, o.typeUrn]),
       [
-        [JDOE, 'BUSINESS_OWNER'],
-        [ANALYSTS, 'TECHNICAL_OWNER'],
+        [JDOE, 'BUSINESS_OWNER', undefined],
+        [ANALYSTS, 'TECHNICAL_OWNER', undefined],
+        [ANALYSTS, 'CUSTOM', CUSTODIAN],
       ],
     );
     await assertAccessible(page, 'entity page, editing owners');
 
-    await facts.getByRole('button', { name: 'Remove owner Jane Doe' }).click();
+    await facts.getByRole('button', { name: 'Remove owner Jane Doe (Business owner)' }).click();
     await facts.getByRole('status').getByText('Removed jdoe.').waitFor();
     await facts.getByRole('link', { name: 'Jane Doe' }).waitFor({ state: 'detached' });
-    assert.deepEqual((await read(f, urn, 'ownership')).owners.map((o: { owner: string }) => o.owner), [ANALYSTS]);
+    assert.deepEqual((await read(f, urn, 'ownership')).owners.map((o: { owner: string }) => o.owner), [ANALYSTS, ANALYSTS]);
   });
 
   it('adds and removes glossary terms, and sets and unsets the domain, each picked with search', async () => {

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { faultyField, InputError } from '../errors';
 import { entityTypeOf } from '../pages/entity-info';
 import { href } from '../router';
@@ -8,7 +8,7 @@ import { ErrorMessage, shortUrn } from './common';
 import { dropDraft, keepDraft, readDraft } from './drafts';
 import { mutate } from './graphql-call';
 import { Markdown } from './markdown';
-import { UrnPicker } from './urn-picker';
+import { findEntities, UrnPicker, type Suggestion } from './urn-picker';
 
 /**
  * The entity page's About facts, each editable by editors and admins through the GraphQL
@@ -150,6 +150,23 @@ const OWNERSHIP_TYPES: Array<[string, string]> = [
   ['NONE', 'None'],
 ];
 const typeLabel = (type: string) => OWNERSHIP_TYPES.find(([t]) => t === type)?.[1] ?? type;
+/** How many of the catalog's own ownership types are offered (DataHub's instances define a handful). */
+const CUSTOM_TYPES = 100;
+
+/** The catalog's own ownership types (`ownershipType` entities), not DataHub's `__system__` ones. */
+function useCustomTypes(open: boolean): Suggestion[] {
+  const [types, setTypes] = useState<Suggestion[]>([]);
+  useEffect(() => {
+    if (!open) return;
+    const controller = new AbortController();
+    findEntities('', ['ownershipType'], controller.signal, CUSTOM_TYPES).then(
+      (found) => setTypes(found.filter((t) => !t.urn.startsWith('urn:li:ownershipType:__system__')).sort((a, b) => a.name.localeCompare(b.name))),
+      () => undefined, // Without them, DataHub's standard types are still offered.
+    );
+    return () => controller.abort();
+  }, [open]);
+  return types;
+}
 
 export interface Owner {
   owner: string;
@@ -163,6 +180,7 @@ export function OwnersField({ urn, session, onChanged, names, owners }: AboutPro
   const [owner, setOwner] = useState('');
   const [type, setType] = useState('TECHNICAL_OWNER');
   const w = useWrite(onChanged);
+  const custom = useCustomTypes(open);
   const id = idOf(urn, 'owners');
   const add = async (event: Event) => {
     event.preventDefault();
@@ -172,8 +190,16 @@ export function OwnersField({ urn, session, onChanged, names, owners }: AboutPro
       w.setError(new InputError('owner', 'An owner is a user or a group: pick one from the suggestions (urn:li:corpuser:… or urn:li:corpGroup:…).'));
       return;
     }
-    const input = { resourceUrn: urn, ownerUrn: owner.trim(), ownerEntityType: kind === 'corpuser' ? 'CORP_USER' : 'CORP_GROUP', type };
-    if (await w.run(() => mutate('mutation($input: AddOwnerInput!) { addOwner(input: $input) }', { input }), `Added ${shortUrn(owner.trim())} as ${typeLabel(type).toLowerCase()}.`)) setOwner('');
+    // A type of the catalog's own is named by its URN, with DataHub's CUSTOM as the deprecated type.
+    const customType = custom.find((t) => t.urn === type);
+    const input = {
+      resourceUrn: urn,
+      ownerUrn: owner.trim(),
+      ownerEntityType: kind === 'corpuser' ? 'CORP_USER' : 'CORP_GROUP',
+      ...(customType ? { type: 'CUSTOM', ownershipTypeUrn: customType.urn } : { type }),
+    };
+    const as = customType ? customType.name : typeLabel(type).toLowerCase();
+    if (await w.run(() => mutate('mutation($input: AddOwnerInput!) { addOwner(input: $input) }', { input }), `Added ${shortUrn(owner.trim())} as ${as}.`)) setOwner('');
   };
   const remove = (o: Owner) => {
     const ownershipTypeUrn = o.typeUrn ?? (o.type ? `urn:li:ownershipType:__system__${o.type.toLowerCase()}` : null);
@@ -184,19 +210,29 @@ export function OwnersField({ urn, session, onChanged, names, owners }: AboutPro
     <>
       {owners.length ? (
         <ul class="plain owners">
-          {owners.map((o) => (
-            <li key={`${o.owner} ${o.typeUrn ?? o.type}`}>
-              <a href={href('/entity', { urn: o.owner })} title={o.owner}>
-                {names.get(o.owner) ?? shortUrn(o.owner)}
-              </a>
-              {(o.type || o.typeUrn) && <span class="muted"> ({o.typeUrn ? shortUrn(o.typeUrn) : typeLabel(o.type!)})</span>}
-              {writer && open && (
-                <button type="button" class="link chip-remove" disabled={w.busy} aria-label={`Remove owner ${names.get(o.owner) ?? shortUrn(o.owner)}`} onClick={() => remove(o)}>
-                  ×
-                </button>
-              )}
-            </li>
-          ))}
+          {owners.map((o) => {
+            const who = names.get(o.owner) ?? shortUrn(o.owner);
+            const kind = o.typeUrn ? (names.get(o.typeUrn) ?? shortUrn(o.typeUrn)) : o.type ? typeLabel(o.type) : '';
+            return (
+              <li key={`${o.owner} ${o.typeUrn ?? o.type}`}>
+                <a href={href('/entity', { urn: o.owner })} title={o.owner}>
+                  {who}
+                </a>
+                {kind && <span class="muted"> ({kind})</span>}
+                {writer && open && (
+                  <button
+                    type="button"
+                    class="link chip-remove"
+                    disabled={w.busy}
+                    aria-label={kind ? `Remove owner ${who} (${kind})` : `Remove owner ${who}`}
+                    onClick={() => remove(o)}
+                  >
+                    ×
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <span class="muted">No owners.</span>
@@ -207,11 +243,22 @@ export function OwnersField({ urn, session, onChanged, names, owners }: AboutPro
           <UrnPicker id={`${id}-owner`} value={owner} onValue={setOwner} types={['corpuser', 'corpGroup']} placeholder="jdoe or urn:li:corpuser:jdoe" invalid={invalid} describedBy={invalid ? `${id}-error` : undefined} />
           <label for={`${id}-type`}>Ownership type</label>
           <select id={`${id}-type`} value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value)}>
-            {OWNERSHIP_TYPES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <optgroup label="DataHub's types">
+              {OWNERSHIP_TYPES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </optgroup>
+            {custom.length > 0 && (
+              <optgroup label="This catalog's types">
+                {custom.map((t) => (
+                  <option key={t.urn} value={t.urn}>
+                    {t.name}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
           <div class="row">
             <button type="submit" disabled={w.busy || owner.trim() === ''}>

@@ -16,8 +16,8 @@ export interface Suggestion {
   name: string;
 }
 
-export async function findEntities(text: string, types: string[], signal?: AbortSignal): Promise<Suggestion[]> {
-  const query = new URLSearchParams({ count: String(SUGGESTIONS) });
+export async function findEntities(text: string, types: string[], signal?: AbortSignal, count = SUGGESTIONS): Promise<Suggestion[]> {
+  const query = new URLSearchParams({ count: String(count) });
   const words = text.trim();
   if (words) query.set('query', words);
   const { body } = await api<{ entities: EntityV3[] }>('POST', `${V3}/scroll?${query}`, {

@@ -100,7 +100,7 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
   const tags = tagsOf(entity);
   const domains = aspect(entity, 'domains')?.domains;
   const domain = Array.isArray(domains) ? domains.find((d): d is string => typeof d === 'string') : undefined;
-  const names = useNames([...owners.map((o) => o.owner), ...terms, ...(domain ? [domain] : [])]);
+  const names = useNames([...owners.flatMap((o) => (o.typeUrn ? [o.owner, o.typeUrn] : [o.owner])), ...terms, ...(domain ? [domain] : [])]);
   const editing = { urn, session, onChanged, names };
   const removed = aspect(entity, 'status')?.removed === true;
   const trail = useTrail(entity);
