@@ -301,6 +301,13 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     assert.equal(await facts.getByLabel('Description (markdown)').count(), 0);
     assert.deepEqual(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('urnbase.draft'))), []);
 
+    // An editor opened and left unchanged leaves no draft behind.
+    await facts.getByRole('button', { name: 'Edit description' }).click();
+    await facts.getByLabel('Description (markdown)').waitFor();
+    assert.deepEqual(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('urnbase.draft'))), []);
+    await page.reload();
+    await facts.getByRole('button', { name: 'Edit description' }).waitFor();
+
     // Cancel drops a draft too.
     await facts.getByRole('button', { name: 'Edit description' }).click();
     await facts.getByLabel('Description (markdown)').fill('Thrown away');

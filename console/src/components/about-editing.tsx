@@ -86,7 +86,9 @@ export function DescriptionField({ urn, session, onChanged, description }: Omit<
   const open = draft !== undefined;
   const edit = (text: string) => {
     setDraft(text);
-    keepDraft(urn, DESCRIPTION, text);
+    // Only a change is a draft: an editor opened and left as it was is not reopened next time.
+    if (text === (description ?? '')) dropDraft(urn, DESCRIPTION);
+    else keepDraft(urn, DESCRIPTION, text);
   };
   const close = () => {
     setDraft(undefined);
