@@ -1,17 +1,29 @@
+import { explain, NO_ANSWER } from './errors';
 import { expireSession, getSession } from './session';
 
 /**
  * The console's one way to the server: urnbase's public HTTP API, with the session's token.
- * Every refusal becomes an ApiError carrying the server's status and message, shown as is; a
- * 401 to the session's token ends the session and goes to sign-in, which says why and returns here.
+ * Every refusal becomes an ApiError: its message in words (errors.ts), the field at fault, and the
+ * server's own message as `details`; a 401 to the session's token ends the session and goes to
+ * sign-in, which says why and returns here.
  */
 export class ApiError extends Error {
+  /** The server's message as it came. */
+  readonly details: string;
+  /** The field the refusal names (a property URN, `tag`, …), if any. */
+  readonly field?: string;
+  /** False when errors.ts did not know the message, and `message` is the server's own. */
+  readonly explained: boolean;
   constructor(
     readonly status: number,
-    message: string,
+    serverMessage: string,
     readonly body: unknown,
   ) {
-    super(message);
+    const said = explain(status, serverMessage);
+    super(said.text);
+    this.details = serverMessage;
+    this.field = said.field;
+    this.explained = said.recognised;
   }
 }
 
@@ -36,7 +48,11 @@ export async function api<T = unknown>(method: string, path: string, call: Call 
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   if (session) headers.authorization = `Bearer ${session.token}`;
   if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
-  const res = await fetch(path, { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: call.signal });
+  const res = await fetch(path, { method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: call.signal }).catch((error: unknown) => {
+    // An abort stays an abort; anything else is a request that never got an answer.
+    if (call.signal?.aborted) throw error;
+    throw new ApiError(NO_ANSWER, error instanceof Error ? error.message : String(error), undefined);
+  });
   const text = await res.text();
   let body: unknown = undefined;
   if (text) {

@@ -4,9 +4,10 @@ import type { Page } from 'playwright-core';
 import { assertAccessible, BROWSER_SKIP, consoleFixture, type ConsoleFixture } from './harness.js';
 
 /**
- * Editing on the entity page (`console/src/components/entity-editing.tsx`): structured-property
- * values and tags. These tests open `#/entity?urn=…` and rely on the entity page rendering
- * PropertyEditing in a section headed "Structured properties" and TagEditing in one headed "Tags".
+ * Editing on the entity page (`console/src/components/entity-editing.tsx`, `tag-editing.tsx`):
+ * structured-property values and tags. These tests open `#/entity?urn=…` and rely on the entity
+ * page rendering PropertyEditing in a section headed "Structured properties" and Tags in one
+ * headed "Tags".
  */
 const DATASET = 'urn:li:entityType:datahub.dataset';
 const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,e2e.${name},PROD)`;
@@ -102,19 +103,22 @@ describe('console: editing structured properties and tags on the entity page', {
     });
   });
 
-  it("refuses a value of the wrong type and one outside allowedValues with the server's exact message, writing nothing", async () => {
+  it('refuses what is not a number before sending it, and a value outside allowedValues in words, marking the input at fault; a later save clears the error', async () => {
     const urn = dataset('refused');
     await seed(f, urn);
     const page = await f.signedIn();
     const properties = await openEntity(f, page, urn);
     const select = properties.getByLabel('Property', { exact: true });
     await select.selectOption({ label: 'Row count (e2e.rows)' });
-    await properties.getByLabel('Value (a number)').fill('lots');
+    // A number input: letters cannot be typed, and what does not read as a number is refused here.
+    const rows = properties.getByLabel('Value (a number)');
+    assert.equal(await rows.getAttribute('type'), 'number');
+    await rows.pressSequentially('1e');
     await properties.getByRole('button', { name: 'Save' }).click();
-    await properties
-      .getByRole('alert')
-      .getByText('400: Property: urn:li:structuredProperty:e2e.rows, value: {string=lots} should be a number (a "double" member)', { exact: true })
-      .waitFor();
+    const alert = properties.getByRole('alert');
+    await alert.getByText('Row count (e2e.rows) takes a number, such as 42 or 0.5: value 1 is not one.', { exact: true }).waitFor();
+    assert.equal(await rows.getAttribute('aria-invalid'), 'true');
+    assert.equal(await rows.getAttribute('aria-describedby'), await alert.getAttribute('id'));
     assert.equal((await read(f, urn, 'structuredProperties')).status, 404);
 
     // The allowed values are a select; they are narrowed on the server while the form is open.
@@ -131,11 +135,79 @@ describe('console: editing structured properties and tags on the entity page', {
     });
     await tier.selectOption({ label: '365 — a year' });
     await properties.getByRole('button', { name: 'Save' }).click();
+    await alert.getByText('365 is not one of the values e2e.tier allows: 30.', { exact: true }).waitFor();
+    assert.equal(await tier.getAttribute('aria-invalid'), 'true');
+    // The server's own words stay at hand, folded under Details.
+    const details = alert.getByText('400: Property: urn:li:structuredProperty:e2e.tier, value: {double=365} should be one of [{double=30}]', { exact: true });
+    assert.equal(await details.isVisible(), false);
+    await alert.getByText('Details', { exact: true }).click();
+    await details.waitFor();
+    await assertAccessible(page, 'entity page, a refused property value');
+    assert.equal((await read(f, urn, 'structuredProperties')).status, 404);
+
+    // Fixed and saved: the error goes, and so does the mark on the input.
+    await tier.selectOption({ label: '30 — a month' });
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('status').getByText('Saved Tier (e2e.tier).').waitFor();
+    assert.equal(await properties.getByRole('alert').count(), 0);
+    assert.equal(await tier.getAttribute('aria-invalid'), null);
+    assert.deepEqual((await read(f, urn, 'structuredProperties')).value, { properties: [{ propertyUrn: property('e2e.tier'), values: [{ double: 30 }] }] });
+  });
+
+  it('a URN property is picked with a search restricted to its allowed entity types, and a refused URN is explained', async () => {
+    await define(f, {
+      qualifiedName: 'e2e.steward',
+      displayName: 'Steward',
+      valueType: 'urn:li:dataType:datahub.urn',
+      typeQualifier: { allowedTypes: ['urn:li:entityType:datahub.corpuser'] },
+      entityTypes: [DATASET],
+    });
+    const res = await f.served.client.call('POST', `${V2}/corpuser?async=false`, [
+      { urn: 'urn:li:corpuser:stewart', aspects: { corpUserInfo: { value: { active: true, displayName: 'Stewart Steward' } } } },
+    ]);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // A dataset whose name also matches: it must not be offered for a corpuser-only property.
+    const urn = dataset('stewart_urns');
+    await seed(f, urn);
+    const page = await f.signedIn();
+    const properties = await openEntity(f, page, urn);
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Steward (e2e.steward)' });
+    const value = properties.getByLabel('Value (a URN)');
+    await value.fill('stewart');
+    const suggestions = properties.locator('datalist option');
+    await suggestions.first().waitFor({ state: 'attached' });
+    assert.deepEqual(await suggestions.evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).label])), [['urn:li:corpuser:stewart', 'Stewart Steward']]);
+
+    await value.fill('stewart');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('alert').getByText('"stewart" is not a URN. e2e.steward takes an entity\'s URN, such as urn:li:corpuser:jdoe.', { exact: true }).waitFor();
+    assert.equal(await value.getAttribute('aria-invalid'), 'true');
+    await value.fill(urn);
+    await properties.getByRole('button', { name: 'Save' }).click();
     await properties
       .getByRole('alert')
-      .getByText('400: Property: urn:li:structuredProperty:e2e.tier, value: {double=365} should be one of [{double=30}]', { exact: true })
+      .getByText(`"${urn}" is not of a type e2e.steward accepts. It takes only: corpuser.`, { exact: true })
       .waitFor();
-    assert.equal((await read(f, urn, 'structuredProperties')).status, 404);
+    await value.fill('urn:li:corpuser:stewart');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('status').getByText('Saved Steward (e2e.steward).').waitFor();
+    assert.equal(await properties.getByRole('alert').count(), 0);
+    assert.deepEqual((await read(f, urn, 'structuredProperties')).value, { properties: [{ propertyUrn: property('e2e.steward'), values: [{ string: 'urn:li:corpuser:stewart' }] }] });
+  });
+
+  it('a date property is set with a date picker', async () => {
+    await define(f, { qualifiedName: 'e2e.reviewedOn', displayName: 'Reviewed on', valueType: 'urn:li:dataType:datahub.date', entityTypes: [DATASET] });
+    const urn = dataset('dated');
+    await seed(f, urn);
+    const page = await f.signedIn();
+    const properties = await openEntity(f, page, urn);
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Reviewed on (e2e.reviewedOn)' });
+    const date = properties.getByLabel('Value (a date)');
+    assert.equal(await date.getAttribute('type'), 'date');
+    await date.fill('2024-05-01');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('status').getByText('Saved Reviewed on (e2e.reviewedOn).').waitFor();
+    assert.deepEqual((await read(f, urn, 'structuredProperties')).value, { properties: [{ propertyUrn: property('e2e.reviewedOn'), values: [{ string: '2024-05-01' }] }] });
   });
 
   it('two tabs edit at once: the second save is refused as a conflict, the first value is kept, and Reload shows it', async () => {
@@ -181,32 +253,60 @@ describe('console: editing structured properties and tags on the entity page', {
     await page.goto(f.url(`#/entity?urn=${encodeURIComponent(urn)}`));
     await section(page, 'Structured properties').waitFor();
     await section(page, 'Tags').waitFor();
-    for (const name of ['Edit structured properties', 'Edit tags']) assert.equal(await page.getByRole('heading', { name }).count(), 0, name);
+    await section(page, 'Tags').getByRole('list', { name: 'Tags' }).waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Edit structured properties' }).count(), 0);
     assert.equal(await page.getByLabel('Property', { exact: true }).count(), 0);
     assert.equal(await page.getByLabel('Add a tag').count(), 0);
-    assert.equal(await page.getByRole('button', { name: /^(Save|Add tag|Remove tag .*|Remove values)$/ }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^(Save|Add tag|Remove tag .*|Remove values|Edit .*)$/ }).count(), 0);
   });
 
-  it('adds and removes tags by JSON patch, and shows a refused tag with the server message', async () => {
+  it('adds and removes tags by JSON patch, lists them once, and refuses what is not a tag name in words', async () => {
     const urn = dataset('tagged');
     await seed(f, urn, { globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } });
     const page = await f.signedIn();
     await page.goto(f.url(`#/entity?urn=${encodeURIComponent(urn)}`));
     const tags = section(page, 'Tags');
-    await tags.getByRole('heading', { name: 'Edit tags' }).waitFor();
+    const input = tags.getByLabel('Add a tag');
+    await input.waitFor();
+    // One list of tags on the page, each with its remove button.
+    assert.equal(await page.getByRole('list', { name: 'Tags' }).count(), 1);
+    assert.deepEqual(await tags.getByRole('list', { name: 'Tags' }).getByRole('link').allInnerTexts(), ['pii']);
 
-    await tags.getByLabel('Add a tag').fill('urn:li:tag:');
-    await tags.getByRole('button', { name: 'Add tag' }).click();
-    await tags.getByRole('alert').getByText('400: Aspect globalTags is invalid: field tags[1].tag must be a URN of type tag', { exact: true }).waitFor();
+    const refusals: Array<[string, string]> = [
+      ['   ', 'Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.'],
+      ['urn:li:tag:', 'urn:li:tag: needs a name after it, such as urn:li:tag:pii.'],
+      ['urn:li:corpuser:jdoe', 'urn:li:corpuser:jdoe names a user, not a tag. Give a tag name, such as pii, or a tag URN, such as urn:li:tag:pii.'],
+      ['has space', '"has space" is not a tag name: use letters, digits and . _ - : @ / + only, with no spaces, brackets, commas or markup, starting with a letter, digit or _.'],
+      ['<b>bold</b>', '"<b>bold</b>" is not a tag name: use letters, digits and . _ - : @ / + only, with no spaces, brackets, commas or markup, starting with a letter, digit or _.'],
+    ];
+    for (const [text, message] of refusals) {
+      await input.fill(text);
+      await tags.getByRole('button', { name: 'Add tag' }).click();
+      const alert = tags.getByRole('alert');
+      await alert.getByText(message, { exact: true }).waitFor();
+      assert.equal(await input.getAttribute('aria-invalid'), 'true', text);
+      assert.equal(await input.getAttribute('aria-describedby'), await alert.getAttribute('id'), text);
+    }
+    assert.deepEqual((await read(f, urn, 'globalTags')).value, { tags: [{ tag: 'urn:li:tag:pii' }] });
 
-    await tags.getByLabel('Add a tag').fill('gold');
+    // The catalog's tags are suggested as a name is typed.
+    const made = await f.served.client.call('POST', `${V2}/tag?async=false`, [{ urn: 'urn:li:tag:golden', aspects: { tagProperties: { value: { name: 'golden' } } } }]);
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    await input.fill('golde');
+    await tags.locator('datalist option[value="urn:li:tag:golden"]').waitFor({ state: 'attached' });
+
+    await input.fill('gold');
     await tags.getByRole('button', { name: 'Add tag' }).click();
     await tags.getByRole('status').getByText('Added the tag gold.').waitFor();
-    assert.equal(await tags.getByLabel('Add a tag').inputValue(), '');
-    await tags.getByLabel('Add a tag').fill('urn:li:tag:sales');
+    assert.equal(await tags.getByRole('alert').count(), 0);
+    assert.equal(await input.getAttribute('aria-invalid'), null);
+    assert.equal(await input.inputValue(), '');
+    await input.fill('urn:li:tag:sales');
     await tags.getByRole('button', { name: 'Add tag' }).click();
     await tags.getByRole('status').getByText('Added the tag sales.').waitFor();
     assert.deepEqual((await read(f, urn, 'globalTags')).value, { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }, { tag: 'urn:li:tag:sales' }] });
+    await tags.getByRole('link', { name: 'sales' }).waitFor();
+    assert.deepEqual(await tags.getByRole('list', { name: 'Tags' }).getByRole('link').allInnerTexts(), ['pii', 'gold', 'sales']);
 
     await tags.getByRole('button', { name: 'Remove tag pii' }).click();
     await tags.getByRole('status').getByText('Removed the tag pii.').waitFor();
@@ -222,7 +322,7 @@ describe('console: editing structured properties and tags on the entity page', {
     });
     const page = await f.signedIn();
     const properties = await openEntity(f, page, urn);
-    await section(page, 'Tags').getByRole('heading', { name: 'Edit tags' }).waitFor();
+    await section(page, 'Tags').getByLabel('Add a tag').waitFor();
     await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Sizes (e2e.sizes)' });
     assert.equal(await properties.getByLabel('Value 2').inputValue(), 'large');
     await properties.getByRole('button', { name: 'Add a value' }).click();

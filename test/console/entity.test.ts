@@ -23,10 +23,20 @@ describe('console: entity page', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
     await page.getByText(ORDERS, { exact: true }).waitFor();
     const about = page.locator('section', { has: page.getByRole('heading', { name: 'About' }) });
-    assert.deepEqual(await about.locator('dt').allInnerTexts(), ['Description', 'Platform', 'Owners', 'Glossary terms']);
-    assert.deepEqual(await about.locator('dd').allInnerTexts(), ['Placed orders, one row each', 'snowflake', 'jdoe (DATAOWNER)', 'No glossary terms.']);
+    assert.deepEqual(await about.locator('dt').allInnerTexts(), ['Description', 'Platform', 'Owners', 'Glossary terms', 'Domain']);
+    // The facts without their edit buttons (an admin has one for each editable fact).
+    const facts = await about.locator('dd').evaluateAll((dds) =>
+      dds.map((dd) => {
+        const copy = dd.cloneNode(true) as HTMLElement;
+        for (const button of copy.querySelectorAll('button')) button.remove();
+        return (copy.textContent ?? '').trim();
+      }),
+    );
+    assert.deepEqual(facts, ['Placed orders, one row each', 'snowflake', 'jdoe (Data owner)', 'No glossary terms.', 'No domain.']);
+    assert.deepEqual(await about.getByRole('button').allInnerTexts(), ['Edit description', 'Edit owners', 'Edit glossary terms', 'Edit domain']);
     const tags = page.locator('section', { has: page.getByRole('heading', { name: 'Tags' }) });
-    assert.deepEqual(await tags.getByRole('list', { name: 'Tags', exact: true }).locator('li').allInnerTexts(), ['pii']);
+    assert.deepEqual(await tags.getByRole('list', { name: 'Tags', exact: true }).getByRole('link').allInnerTexts(), ['pii']);
+    assert.equal(await page.getByRole('list', { name: 'Tags', exact: true }).count(), 1);
     await page.getByRole('heading', { name: 'Schema' }).waitFor();
     // The type is the union's short name over the native type; nullable defaults to false.
     assert.deepEqual(await rows(page, 'table.schema'), [

@@ -79,7 +79,7 @@ describe('console: structured properties page', { skip: BROWSER_SKIP }, () => {
     await assertAccessible(page, 'properties list');
   });
 
-  it('creates a property through the form (seen through the API), edits its display name, and shows a refused edit with the server message', async () => {
+  it('creates a property through the form (seen through the API), edits its display name, and shows a refused edit in words with the field at fault marked', async () => {
     const page = await f.signedIn();
     await openList(f, page);
     await page.getByRole('link', { name: 'New property' }).click();
@@ -117,6 +117,10 @@ describe('console: structured properties page', { skip: BROWSER_SKIP }, () => {
     await page.getByLabel('Qualified name').fill('props.created');
     await page.getByRole('checkbox', { name: 'Dataset', exact: true }).check();
     await page.getByRole('button', { name: 'Create property' }).click();
+    await page.getByRole('alert').getByText('urn:li:structuredProperty:props.created already exists: pick another name, or edit the existing one.', { exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Qualified name').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Qualified name').getAttribute('aria-describedby'), 'pf-qualified-name-hint pf-error');
+    await page.getByRole('alert').getByText('Details', { exact: true }).click();
     await page
       .getByRole('alert')
       .getByText('409: Cannot perform CREATE since the aspect propertyDefinition of urn:li:structuredProperty:props.created already exists', { exact: true })
@@ -138,19 +142,25 @@ describe('console: structured properties page', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('status').getByText('Saved props.created.').waitFor();
     assert.deepEqual((await definition(f, 'props.created')).value, { ...created, displayName: 'Retention (days)' });
 
-    // Another value type narrows the property: refused without a higher version, with the server's message.
+    // Another value type narrows the property: refused without a higher version, in words, the value type and version marked.
     await row(page, 'props.created').getByRole('link', { name: 'Edit props.created' }).click();
     await page.getByLabel('Value type').selectOption({ label: 'String' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page
       .getByRole('alert')
-      .getByText(
-        '400: Value type of urn:li:structuredProperty:props.created cannot be changed from urn:li:dataType:datahub.number to urn:li:dataType:datahub.string: raise the version (yyyyMMddHHmmss) to make this breaking change',
-        { exact: true },
-      )
+      .getByText('The value type of props.created cannot change from number to string as it is. To make this breaking change, raise the version (yyyyMMddHHmmss, e.g. with "Use the current time").', {
+        exact: true,
+      })
       .waitFor();
+    for (const label of ['Value type', 'Version (optional)']) assert.equal(await page.getByLabel(label).getAttribute('aria-invalid'), 'true', label);
     await assertAccessible(page, 'edit form with a refusal');
     assert.deepEqual((await definition(f, 'props.created')).value, { ...created, displayName: 'Retention (days)' });
+    // With a higher version it is saved, and the refusal is gone.
+    await page.getByRole('button', { name: 'Use the current time' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').getByText('Saved props.created.').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assert.equal((await definition(f, 'props.created')).value.valueType, 'urn:li:dataType:datahub.string');
   });
 
   it("soft delete hides the property's values on the entity page, restore brings them back", async () => {

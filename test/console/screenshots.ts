@@ -5,7 +5,7 @@ import { chromium, type Page } from 'playwright-core';
 import { startServer } from '../server-process.js';
 import { Client } from '../reliability/client.js';
 import { CHROMIUM } from './harness.js';
-import { datasetUrnOf, DESCRIBED_TEST, seedDatasets, seedDefinitions } from './demo-catalog.js';
+import { datasetUrnOf, DESCRIBED_TEST, RETENTION, seedDatasets, seedDefinitions } from './demo-catalog.js';
 import { demoDataset } from './demo-catalog.js';
 import { seedLineageGraph } from './lineage-seed.js';
 import { CUSTOMERS, seedModel, seedTimeseries } from './model-seed.js';
@@ -32,6 +32,25 @@ const GRAPHIQL_QUERY = `{
   }
 }
 `;
+
+const ABOUT_DESCRIPTION = 'One row per **customer**, as the shop knows them. See the [data dictionary](https://wiki.example.com/customers).\n\n- `id` is stable\n- addresses are as typed';
+
+async function seedAbout(client: Client): Promise<void> {
+  const write = async (type: string, urn: string, aspects: Record<string, unknown>) => {
+    const res = await client.call('POST', `/openapi/v2/entity/${type}?async=false`, [{ urn, aspects: Object.fromEntries(Object.entries(aspects).map(([k, v]) => [k, { value: v }])) }]);
+    if (res.status !== 200) throw new Error(`${type} ${urn}: ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  await write('corpuser', 'urn:li:corpuser:jdoe', { corpUserInfo: { active: true, displayName: 'Jane Doe' } });
+  await write('corpGroup', 'urn:li:corpGroup:growth', { corpGroupInfo: { displayName: 'Growth team', admins: [], members: [], groups: [] } });
+  await write('glossaryTerm', 'urn:li:glossaryTerm:Customer', { glossaryTermInfo: { name: 'Customer', definition: 'Someone who bought', termSource: 'INTERNAL' } });
+  await write('domain', 'urn:li:domain:sales', { domainProperties: { name: 'Sales' } });
+  await write('dataset', CUSTOMERS, {
+    editableDatasetProperties: { description: ABOUT_DESCRIPTION },
+    ownership: { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }, { owner: 'urn:li:corpGroup:growth', type: 'TECHNICAL_OWNER' }] },
+    glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Customer' }], auditStamp: { time: 0, actor: 'urn:li:corpuser:jdoe' } },
+    domains: { domains: ['urn:li:domain:sales'] },
+  });
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'urnbase-screenshots-'));
 const server = await startServer({ args: ['--data-dir', join(dir, 'data'), '--log-level', 'warn'], env: { URNBASE_ADMIN_TOKEN: ADMIN } });
@@ -63,9 +82,44 @@ try {
     await context.close();
     console.log(`docs/console/${name}.png`);
   };
+  // The customers' About facts as a steward leaves them: a markdown description, owners of two
+  // types, a glossary term and a domain (people, terms and domains exist for the pickers to find).
+  await seedAbout(client);
   await shoot('search', '#/search?query=orders', 1280, 800, 'analytics.orders');
   // A dataset in a container chain, with a nested schema, profiles and operations.
   await shoot('entity', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Datasets have an owner', true);
+  // Editing on the entity page: the description with its preview, owners, and a refused tag.
+  await shoot('entity-editing', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 1400, 'Datasets have an owner', false, 'section:has(#about-title)', async (page) => {
+    const about = page.locator('section:has(#about-title)');
+    await about.getByRole('button', { name: 'Edit description' }).click();
+    await about.getByLabel('Description (markdown)').fill(`${ABOUT_DESCRIPTION}\n\nRefreshed **hourly** from the shop's database.`);
+    await about.getByRole('button', { name: 'Preview' }).click();
+    await about.getByRole('button', { name: 'Edit owners' }).click();
+    await about.getByLabel('Owner (user or group)').fill('urn:li:corpuser:nobody');
+    await about.getByRole('button', { name: 'Add owner' }).click();
+    await about.getByRole('alert').waitFor();
+  });
+  await shoot('entity-tags-refused', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Datasets have an owner', false, 'section:has(#tags-title)', async (page) => {
+    const tags = page.locator('section:has(#tags-title)');
+    await tags.getByLabel('Add a tag').fill('urn:li:corpuser:jdoe');
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await tags.getByRole('alert').waitFor();
+  });
+  // A structured-property value refused by the server, in words, the server's own under Details.
+  await shoot('entity-property-refused', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Datasets have an owner', false, 'section:has(#properties-title)', async (page) => {
+    const properties = page.locator('section:has(#properties-title)');
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Retention time (days) (com.example.privacy.retentionTime)' });
+    await properties.getByLabel('Value (a number)').pressSequentially('1e');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await properties.getByRole('alert').waitFor();
+  });
+  await shoot('entity-mobile', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 375, 1400, 'Datasets have an owner');
+  await shoot('properties-refused', `#/properties?edit=${encodeURIComponent(RETENTION)}`, 1280, 1000, 'Retention time (days)', false, 'form.property-form', async (page) => {
+    await page.getByLabel('Value type').selectOption({ label: 'String' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByRole('alert').getByText('Details', { exact: true }).click();
+  });
   await shoot('entity-profiles', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Column statistics of the latest profile', false, 'section:has(#profiles-title)');
   await shoot('properties', '#/properties', 1280, 800, 'Retention time (days)');
   // The conditions editor on a test with a scope, a negation and an OR group.

@@ -112,7 +112,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
       definition: { type: 'JSON', json: JSON.stringify({ on: { types: ['dataset'] }, rules: [{ property: 'ownership.owners.owner', operator: 'exists' }] }) },
     });
     await page.getByRole('button', { name: 'Create test' }).click();
-    await page.getByRole('alert').getByText('409: Cannot perform CREATE since the aspect testInfo of urn:li:test:owned already exists', { exact: true }).waitFor();
+    await page.getByRole('alert').getByText('urn:li:test:owned already exists: pick another name, or edit the existing one.', { exact: true }).waitFor();
   });
 
   it('tries an unsaved definition on an entity: the verdict and why it fails', async () => {
@@ -145,7 +145,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     // An unknown entity: the server's 404.
     await page.getByLabel('Entity URN').fill(dataset('mysql', 'try.nothing'));
     await page.getByRole('button', { name: 'Try the definition' }).click();
-    await page.getByRole('alert').getByText(`404: Entity ${dataset('mysql', 'try.nothing')} not found`, { exact: true }).waitFor();
+    await page.getByRole('alert').getByText(`There is no entity ${dataset('mysql', 'try.nothing')} in the catalog.`, { exact: true }).waitFor();
   });
 
   it('runs a test over the catalog, page by page, with the exact passing and failing counts; an editor may push the results', async () => {

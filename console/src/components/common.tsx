@@ -1,12 +1,26 @@
 import { Fragment, type ComponentChildren } from 'preact';
 import { ApiError } from '../api';
 
-/** A refusal or failure, announced to screen readers; the server's message as it came. */
-export function ErrorMessage({ error }: { error: unknown }) {
+/**
+ * A refusal or failure, announced to screen readers: in words when errors.ts knows the message,
+ * with the server's own under "Details"; `id` lets a form tie the input at fault to it.
+ */
+export function ErrorMessage({ error, id }: { error: unknown; id?: string }) {
   if (!error) return null;
+  if (error instanceof ApiError && error.explained) {
+    return (
+      <div class="error-box" role="alert" id={id}>
+        <p class="error">{error.message}</p>
+        <details class="error-details">
+          <summary>Details</summary>
+          <code>{error.status ? `${error.status}: ${error.details}` : error.details}</code>
+        </details>
+      </div>
+    );
+  }
   const text = error instanceof ApiError ? `${error.status}: ${error.message}` : error instanceof Error ? error.message : String(error);
   return (
-    <p class="error" role="alert">
+    <p class="error" role="alert" id={id}>
       {text}
     </p>
   );
@@ -51,7 +65,7 @@ export function when(time: number | undefined): string {
  * anywhere inside a word.
  */
 export function Breakable({ text }: { text: string }) {
-  const parts = text.split(/(?<=[._/])/);
+  const parts = text.split(/(?<=[._/:,])/);
   return (
     <>
       {parts.map((part, i) => (

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, enc, V2 } from '../api';
+import { faultyField, InputError } from '../errors';
 import { canWrite, type Session } from '../session';
 import { ErrorMessage, Loading, shortUrn } from './common';
+import { dropDraft, keepDraft, readDraft } from './drafts';
 import {
   appliesTo,
   loadProperties,
   pointerSegment,
   propertyLabel,
   toValue,
+  typeName,
   valueKind,
   valueText,
   type Assignment,
@@ -15,6 +18,14 @@ import {
   type StructuredPropertiesAspect,
 } from './property-model';
 import './property-editing.css';
+import { UrnPicker } from './urn-picker';
+
+/** The unsaved value of the property editor (drafts.ts), under this field. */
+const DRAFT = 'structured-property';
+interface Draft {
+  propertyUrn: string;
+  texts: string[];
+}
 
 export interface EditingProps {
   urn: string;
@@ -61,12 +72,21 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
   const [conflict, setConflict] = useState<ApiError>();
   const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
+  /** Inputs whose text the browser cannot read as a number (type=number leaves their value empty). */
+  const [bad, setBad] = useState<number[]>([]);
   const writer = canWrite(session);
 
   const choose = (propertyUrn: string, aspect: StructuredPropertiesAspect) => {
     setSelected(propertyUrn);
-    const current = currentTexts(aspect, propertyUrn);
+    const draft = readDraft<Draft>(urn, DRAFT);
+    const current = draft?.propertyUrn === propertyUrn ? draft.texts : currentTexts(aspect, propertyUrn);
     setTexts(current.length > 0 ? current : ['']);
+    setBad([]);
+  };
+  // Every change of a value is kept as a draft until saved or removed.
+  const edit = (next: string[]) => {
+    setTexts(next);
+    keepDraft(urn, DRAFT, { propertyUrn: selected, texts: next } satisfies Draft);
   };
 
   const load = async (keep?: string) => {
@@ -75,7 +95,8 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
       const [properties, values] = await Promise.all([loadProperties(false), loadValues(entityType, urn)]);
       const usable = properties.filter((p) => appliesTo(p.definition, entityType));
       setLoaded({ properties: usable, ...values });
-      const next = usable.find((p) => p.urn === keep)?.urn ?? usable[0]?.urn ?? '';
+      const draft = readDraft<Draft>(urn, DRAFT)?.propertyUrn;
+      const next = usable.find((p) => p.urn === (keep ?? draft))?.urn ?? usable[0]?.urn ?? '';
       choose(next, values.aspect);
     } catch (e) {
       setLoadError(e);
@@ -103,6 +124,7 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
         body: { ...loaded.aspect, properties },
         headers: { 'If-Version-Match': loaded.version },
       });
+      dropDraft(urn, DRAFT);
       const values = await loadValues(entityType, urn);
       setLoaded({ ...loaded, ...values });
       choose(selected, values.aspect);
@@ -120,7 +142,27 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
     event.preventDefault();
     if (!property) return;
     const kind = valueKind(property.definition.valueType);
+    const label = propertyLabel(property.definition);
+    // Checked here, so that a value that cannot be right is never sent.
+    if (bad.length > 0) {
+      setDone('');
+      setError(new InputError(selected, `${label} takes a number, such as 42 or 0.5: value ${bad[0] + 1} is not one.`));
+      return;
+    }
+    if (kind === 'number') {
+      const notNumber = texts.find((t) => t.trim() !== '' && !Number.isFinite(Number(t)));
+      if (notNumber !== undefined) {
+        setDone('');
+        setError(new InputError(selected, `"${notNumber}" is not a number. ${label} takes a number, such as 42 or 0.5.`));
+        return;
+      }
+    }
     const values = texts.filter((t) => t.trim() !== '').map((t) => toValue(kind, t));
+    if (values.length > 1 && property.definition.cardinality !== 'MULTIPLE') {
+      setDone('');
+      setError(new InputError(selected, `${label} takes one value only.`));
+      return;
+    }
     if (values.length === 0) return remove();
     const others = loaded.aspect.properties;
     const entry: Assignment = { ...(others.find((a) => a.propertyUrn === selected) ?? {}), propertyUrn: selected, values };
@@ -139,6 +181,7 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
   const reload = async () => {
     setError(undefined);
     setDone('');
+    dropDraft(urn, DRAFT);
     await load(selected);
     setConflict(undefined);
   };
@@ -150,7 +193,7 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
       {loaded.properties.length === 0 ? (
         <p class="muted">No structured property applies to this entity type ({entityType}). Define one under Structured properties.</p>
       ) : (
-        <form onSubmit={save}>
+        <form onSubmit={save} noValidate>
           <label for={`${id}-property`}>Property</label>
           <select
             id={`${id}-property`}
@@ -158,6 +201,7 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
             onChange={(e) => {
               setDone('');
               setError(undefined);
+              dropDraft(urn, DRAFT);
               choose((e.target as HTMLSelectElement).value, loaded.aspect);
             }}
           >
@@ -167,7 +211,16 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
               </option>
             ))}
           </select>
-          {property && <ValueInputs id={id} property={property} texts={texts} setTexts={setTexts} />}
+          {property && (
+            <ValueInputs
+              id={id}
+              property={property}
+              texts={texts}
+              setTexts={edit}
+              setBad={(i, isBad) => setBad((was) => (isBad ? [...new Set([...was, i])] : was.filter((j) => j !== i)))}
+              fault={faultyField(error) === selected ? `${id}-error` : undefined}
+            />
+          )}
           <div class="row property-actions">
             <button type="submit" disabled={busy || !property}>
               Save
@@ -185,7 +238,7 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
           <div role="alert">
             <p class="error">Someone else changed this entity's structured properties since you loaded them, so your change was not saved. Reload to see their change, then edit again.</p>
             <p>
-              Server: {conflict.status}: {conflict.message}
+              Server: {conflict.status}: {conflict.details}
             </p>
           </div>
           <button type="button" onClick={() => void reload()}>
@@ -193,7 +246,7 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
           </button>
         </div>
       )}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={error} id={`${id}-error`} />
       {done && (
         <p class="ok" role="status">
           {done}
@@ -204,7 +257,23 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
 }
 
 /** Inputs that follow the definition: a select or checkboxes for allowed values, else typed inputs, several for MULTIPLE. */
-function ValueInputs({ id, property, texts, setTexts }: { id: string; property: Property; texts: string[]; setTexts: (t: string[]) => void }) {
+function ValueInputs({
+  id,
+  property,
+  texts,
+  setTexts,
+  setBad,
+  fault,
+}: {
+  id: string;
+  property: Property;
+  texts: string[];
+  setTexts: (t: string[]) => void;
+  setBad: (input: number, bad: boolean) => void;
+  /** The id of the error message when it is about this property: its inputs are marked invalid. */
+  fault?: string;
+}) {
+  const marks = fault ? { 'aria-invalid': 'true' as const, 'aria-describedby': fault } : {};
   const { definition } = property;
   const kind = valueKind(definition.valueType);
   const multiple = definition.cardinality === 'MULTIPLE';
@@ -225,6 +294,7 @@ function ValueInputs({ id, property, texts, setTexts }: { id: string; property: 
               <input
                 type="checkbox"
                 id={`${id}-allowed-${i}`}
+                {...marks}
                 checked={texts.includes(o.text)}
                 onChange={(e) => {
                   const on = (e.target as HTMLInputElement).checked;
@@ -241,7 +311,7 @@ function ValueInputs({ id, property, texts, setTexts }: { id: string; property: 
       <>
         <label for={`${id}-value`}>Value</label>
         {hint}
-        <select id={`${id}-value`} value={texts[0] ?? ''} onChange={(e) => setTexts([(e.target as HTMLSelectElement).value])}>
+        <select id={`${id}-value`} {...marks} value={texts[0] ?? ''} onChange={(e) => setTexts([(e.target as HTMLSelectElement).value])}>
           <option value="">(choose a value)</option>
           {options.map((o) => (
             <option key={o.text} value={o.text}>
@@ -254,9 +324,12 @@ function ValueInputs({ id, property, texts, setTexts }: { id: string; property: 
   }
 
   const shown = texts.length > 0 ? texts : [''];
+  // The entity types a URN value may name (typeQualifier.allowedTypes), searched by its picker.
+  const allowedTypes = (definition.typeQualifier as { allowedTypes?: string[] } | undefined)?.allowedTypes ?? [];
+  const urnTypes = allowedTypes.map(typeName);
   const set = (i: number, text: string) => setTexts(shown.map((t, j) => (j === i ? text : t)));
   const input = (i: number, label: string) => {
-    const common = { id: `${id}-value-${i}`, value: shown[i], onInput: (e: Event) => set(i, (e.target as HTMLInputElement).value) };
+    const common = { id: `${id}-value-${i}`, value: shown[i], ...marks, onInput: (e: Event) => set(i, (e.target as HTMLInputElement).value) };
     return (
       <>
         <label for={common.id}>{label}</label>
@@ -265,9 +338,21 @@ function ValueInputs({ id, property, texts, setTexts }: { id: string; property: 
         ) : kind === 'date' ? (
           <input {...common} type="date" />
         ) : kind === 'number' ? (
-          <input {...common} type="text" inputMode="decimal" autocomplete="off" />
+          <input
+            {...common}
+            type="number"
+            step="any"
+            autocomplete="off"
+            onInput={(e: Event) => {
+              const input = e.target as HTMLInputElement;
+              setBad(i, input.validity.badInput);
+              set(i, input.value);
+            }}
+          />
+        ) : kind === 'urn' ? (
+          <UrnPicker id={common.id} value={shown[i]} onValue={(v) => set(i, v)} types={urnTypes} placeholder="urn:li:corpuser:jdoe" invalid={!!fault} describedBy={fault} />
         ) : (
-          <input {...common} type="text" autocomplete="off" placeholder={kind === 'urn' ? 'urn:li:corpuser:jdoe' : undefined} />
+          <input {...common} type="text" autocomplete="off" />
         )}
       </>
     );
@@ -289,7 +374,15 @@ function ValueInputs({ id, property, texts, setTexts }: { id: string; property: 
         <div class="property-multi" key={i}>
           {input(i, `Value ${i + 1}`)}
           {shown.length > 1 && (
-            <button type="button" class="link" onClick={() => setTexts(shown.filter((__, j) => j !== i))}>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                // The inputs after it move up: what was unreadable in them moves with them.
+                for (let j = i; j < shown.length; j++) setBad(j, false);
+                setTexts(shown.filter((__, j) => j !== i));
+              }}
+            >
               Remove value {i + 1}
             </button>
           )}
@@ -299,116 +392,5 @@ function ValueInputs({ id, property, texts, setTexts }: { id: string; property: 
         Add a value
       </button>
     </fieldset>
-  );
-}
-
-interface Tag {
-  tag: string;
-  [other: string]: unknown;
-}
-
-/** A tag typed as a URN or a name: `pii` → `urn:li:tag:pii`. */
-export function tagUrn(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.startsWith('urn:li:tag:') ? trimmed : `urn:li:tag:${trimmed}`;
-}
-
-/**
- * Adds and removes an entity's tags (editors and admins) with JSON patches on `globalTags` that
- * address tags by key, so that concurrent edits of other tags are kept.
- */
-export function TagEditing({ urn, entityType, session, onChanged }: EditingProps) {
-  const [tags, setTags] = useState<Tag[]>();
-  const [loadError, setLoadError] = useState<unknown>();
-  const [text, setText] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
-  const writer = canWrite(session);
-  const path = `${V2}/${entityType}/${enc(urn)}/globalTags`;
-
-  const load = async () => {
-    try {
-      const res = await api<{ value: { tags?: Tag[] } }>('GET', path, { accept: [404] });
-      setTags(res.status === 404 ? [] : (res.body.value.tags ?? []));
-    } catch (e) {
-      setLoadError(e);
-    }
-  };
-
-  useEffect(() => {
-    if (writer) void load();
-  }, [urn, entityType, writer]);
-
-  if (!writer) return null;
-  if (loadError) return <ErrorMessage error={loadError} />;
-  if (!tags) return <Loading label="Loading the tag form…" />;
-
-  const patch = async (operations: unknown[], message: string) => {
-    setBusy(true);
-    setError(undefined);
-    setDone('');
-    try {
-      const res = await api<{ value?: { tags?: Tag[] }; aspects?: { globalTags?: { value: { tags?: Tag[] } } } }>('PATCH', path, {
-        body: { patch: operations, arrayPrimaryKeys: { tags: ['tag'] } },
-        contentType: 'application/json-patch+json',
-      });
-      setTags(res.body.aspects?.globalTags?.value.tags ?? res.body.value?.tags ?? tags);
-      setDone(message);
-      onChanged();
-      return true;
-    } catch (e) {
-      setError(e);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const add = async (event: Event) => {
-    event.preventDefault();
-    if (text.trim() === '') return;
-    const tag = tagUrn(text);
-    if (await patch([{ op: 'add', path: `/tags/${pointerSegment(tag)}`, value: { tag } }], `Added the tag ${shortUrn(tag)}.`)) setText('');
-  };
-
-  const id = `te-${shortUrn(urn).replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  return (
-    <div class="tag-editing">
-      <h3>Edit tags</h3>
-      {tags.length === 0 ? (
-        <p class="muted">No tags yet.</p>
-      ) : (
-        <ul class="tag-edit-list" aria-label="Tags to remove">
-          {tags.map((t) => (
-            <li class="chip" key={t.tag}>
-              <span title={t.tag}>{shortUrn(t.tag)}</span>{' '}
-              <button
-                type="button"
-                class="link"
-                disabled={busy}
-                aria-label={`Remove tag ${shortUrn(t.tag)}`}
-                onClick={() => void patch([{ op: 'remove', path: `/tags/${pointerSegment(t.tag)}` }], `Removed the tag ${shortUrn(t.tag)}.`)}
-              >
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form onSubmit={add} class="row tag-add">
-        <label for={`${id}-add`}>Add a tag</label>
-        <input id={`${id}-add`} type="text" autocomplete="off" placeholder="pii or urn:li:tag:pii" value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-        <button type="submit" disabled={busy || text.trim() === ''}>
-          Add tag
-        </button>
-      </form>
-      <ErrorMessage error={error} />
-      {done && (
-        <p class="ok" role="status">
-          {done}
-        </p>
-      )}
-    </div>
   );
 }

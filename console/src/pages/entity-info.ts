@@ -109,6 +109,18 @@ export function ownersOf(entity: EntityV3): Array<{ owner: string; type: string 
     : [];
 }
 
+/** The owners as stored: the deprecated `type` and the ownership type's URN, each when present. */
+export function ownerEntriesOf(entity: EntityV3): Array<{ owner: string; type?: string; typeUrn?: string }> {
+  const owners = aspect(entity, 'ownership')?.owners;
+  return Array.isArray(owners)
+    ? owners.flatMap((o) =>
+        isObject(o) && typeof o.owner === 'string'
+          ? [{ owner: o.owner, ...(typeof o.type === 'string' ? { type: o.type } : {}), ...(typeof o.typeUrn === 'string' ? { typeUrn: o.typeUrn } : {}) }]
+          : [],
+      )
+    : [];
+}
+
 /** The aspect names of an entity in the v3 shape (everything but `urn`). */
 export function aspectNames(entity: EntityV3): string[] {
   return Object.keys(entity)

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { shortUrn } from '../components/common';
+import { Breakable, shortUrn } from '../components/common';
 import { aspect, type EntityV3 } from './entity-info';
 import { fieldRows, filterRows, labelsOnPage } from './schema-model';
 
@@ -62,7 +62,9 @@ export function SchemaFields({ entity }: { entity: EntityV3 }) {
                 {shown.map((row, i) => (
                   <tr key={row.fieldPath}>
                     <th scope="row" class="field-path" title={row.fieldPath}>
-                      <code style={{ paddingLeft: indent(row.depth) }}>{labels[i]}</code>
+                      <code style={{ paddingLeft: indent(row.depth) }}>
+                        <Breakable text={labels[i]} />
+                      </code>
                     </th>
                     <td>
                       {row.type && <span class="field-type">{row.type}</span>}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { shortUrn } from '../components/common';
+import { Breakable, shortUrn } from '../components/common';
 import { href } from '../router';
 import { aspect, DISPLAY_ASPECTS, entityTypeOf, nameOf, type EntityV3 } from './entity-info';
 
@@ -86,7 +86,7 @@ function EntityLink({ urn, entities, label = shortUrn(urn) }: { urn: string; ent
   const known = entities.get(urn);
   return (
     <a href={href('/entity', { urn })} title={urn}>
-      {known ? nameOf(known) : label}
+      <Breakable text={known ? nameOf(known) : label} />
     </a>
   );
 }

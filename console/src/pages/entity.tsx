@@ -1,18 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { ErrorMessage, Loading, shortUrn, when } from '../components/common';
+import { DescriptionField, DomainField, OwnersField, TermsField } from '../components/about-editing';
+import { Breakable, ErrorMessage, Loading, shortUrn, when } from '../components/common';
 import { JsonView } from '../components/json-view';
-import { PropertyEditing, TagEditing } from '../components/entity-editing';
+import { PropertyEditing } from '../components/entity-editing';
+import { Tags } from '../components/tag-editing';
 import { href, type Route } from '../router';
 import type { Session } from '../session';
 import { groupAspects, TIMESERIES_ASPECTS } from './aspect-groups';
 import { CustomProperties, Deprecation, Links } from './entity-details';
 import { EntityLineage } from './entity-lineage';
+import { useNames } from './lineage-walk';
 import { Operations, Profiles } from './entity-profiles';
 import { SchemaFields } from './entity-schema';
 import { EntityHistory, TestResults } from './entity-sections';
 import { BrowsePath, ContainerChain, subTypesOf, useTrail } from './entity-trail';
-import { aspect, aspectNames, descriptionOf, entityTypeOf, nameOf, ownersOf, platformOf, tagsOf, termsOf, versionOf, type EntityV3 } from './entity-info';
+import { aspect, aspectNames, descriptionOf, entityTypeOf, nameOf, ownerEntriesOf, platformOf, tagsOf, termsOf, versionOf, type EntityV3 } from './entity-info';
 import { loadDefinitions, valueLabel, valueText, type PropertyDef } from './search-properties';
 import './entity.css';
 
@@ -92,10 +95,13 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
   const urn = entity.urn;
   const description = descriptionOf(entity);
   const platform = platformOf(entity);
-  const owners = ownersOf(entity);
+  const owners = ownerEntriesOf(entity);
   const terms = termsOf(entity);
   const tags = tagsOf(entity);
   const domains = aspect(entity, 'domains')?.domains;
+  const domain = Array.isArray(domains) ? domains.find((d): d is string => typeof d === 'string') : undefined;
+  const names = useNames([...owners.flatMap((o) => (o.typeUrn ? [o.owner, o.typeUrn] : [o.owner])), ...terms, ...(domain ? [domain] : [])]);
+  const editing = { urn, session, onChanged, names };
   const removed = aspect(entity, 'status')?.removed === true;
   const trail = useTrail(entity);
   const subTypes = subTypesOf(entity);
@@ -103,7 +109,9 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
     <article class="entity">
       <header class="entity-head">
         <BrowsePath entity={entity} trail={trail} />
-        <h1>{nameOf(entity)}</h1>
+        <h1>
+          <Breakable text={nameOf(entity)} />
+        </h1>
         <p class="muted entity-meta">
           <span>{type}</span>
           {subTypes.length > 0 && (
@@ -116,7 +124,9 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
             </span>
           )}
           {platform && <span>{shortUrn(platform)}</span>}
-          <code class="entity-urn">{urn}</code>
+          <code class="entity-urn">
+            <Breakable text={urn} />
+          </code>
         </p>
         <ContainerChain trail={trail} />
         {removed && <p class="error">This entity is soft-deleted (status.removed is true).</p>}
@@ -127,43 +137,29 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
         <h2 id="about-title">About</h2>
         <dl class="facts">
           <dt>Description</dt>
-          <dd class="entity-description">{description ?? <span class="muted">No description.</span>}</dd>
+          <dd>
+            <DescriptionField {...editing} description={description} />
+          </dd>
           <dt>Platform</dt>
           <dd>{platform ? <span title={platform}>{shortUrn(platform)}</span> : <span class="muted">—</span>}</dd>
           <dt>Owners</dt>
           <dd>
-            {owners.length ? (
-              <ul class="plain">
-                {owners.map((o) => (
-                  <li key={`${o.owner} ${o.type}`}>
-                    <a href={href('/entity', { urn: o.owner })} title={o.owner}>
-                      {shortUrn(o.owner)}
-                    </a>
-                    {o.type && <span class="muted"> ({o.type})</span>}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <span class="muted">No owners.</span>
-            )}
+            <OwnersField {...editing} owners={owners} />
           </dd>
           <dt>Glossary terms</dt>
-          <dd>{terms.length ? <UrnChips urns={terms} label="Glossary terms" /> : <span class="muted">No glossary terms.</span>}</dd>
-          {Array.isArray(domains) && domains.length > 0 && (
-            <>
-              <dt>Domains</dt>
-              <dd>
-                <UrnChips urns={domains.filter((d): d is string => typeof d === 'string')} label="Domains" />
-              </dd>
-            </>
-          )}
+          <dd>
+            <TermsField {...editing} terms={terms} />
+          </dd>
+          <dt>Domain</dt>
+          <dd>
+            <DomainField {...editing} domain={domain} />
+          </dd>
         </dl>
       </section>
 
       <section class="card" aria-labelledby="tags-title">
         <h2 id="tags-title">Tags</h2>
-        {tags.length ? <UrnChips urns={tags} label="Tags" /> : <p class="muted">No tags.</p>}
-        <TagEditing urn={urn} entityType={type} session={session} onChanged={onChanged} />
+        <Tags urn={urn} entityType={type} session={session} onChanged={onChanged} tags={tags} />
       </section>
 
       <CustomProperties entity={entity} />
@@ -227,18 +223,6 @@ function AspectJson({ name, label, value, full }: { name: string; label: string;
       </summary>
       {open && <JsonView value={value} full={full} />}
     </details>
-  );
-}
-
-function UrnChips({ urns, label }: { urns: string[]; label: string }) {
-  return (
-    <ul class="chips" aria-label={label}>
-      {urns.map((u) => (
-        <li key={u} class="chip" title={u}>
-          {shortUrn(u)}
-        </li>
-      ))}
-    </ul>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, V2 } from '../api';
 import { ErrorMessage } from '../components/common';
+import { faultyField } from '../errors';
 import { toValue, valueKind, valueText, type AllowedValue, type Definition, type Property, type TypeOption } from '../components/property-model';
 
 interface AllowedRow {
@@ -14,8 +15,9 @@ function nowVersion(): string {
 }
 
 /**
- * Creates a definition or edits one. The server validates every rule (docs/structured-properties.md)
- * and its refusal is shown as it came; fields the form does not show are kept as they were.
+ * Creates a definition or edits one. The server validates every rule (docs/structured-properties.md);
+ * its refusal is shown in words (errors.ts) with the field at fault marked; fields the form does
+ * not show are kept as they were.
  */
 export function DefinitionForm(props: { property?: Property; dataTypes: TypeOption[]; entityTypes: TypeOption[]; onSaved: (urn: string) => void; onCancel: () => void }) {
   const old = props.property?.definition;
@@ -76,6 +78,11 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
     }
   };
 
+  // The field a refusal names is marked invalid and tied to the message.
+  const fault = faultyField(error);
+  const marked = (...fields: string[]) => (fault !== undefined && fields.includes(fault) ? { 'aria-invalid': 'true' as const } : {});
+  const described = (field: string[], hint?: string) => [hint, fault !== undefined && field.includes(fault) ? 'pf-error' : undefined].filter(Boolean).join(' ') || undefined;
+
   const setRow = (i: number, change: Partial<AllowedRow>) => setAllowed(allowed.map((row, j) => (j === i ? { ...row, ...change } : row)));
 
   return (
@@ -91,7 +98,8 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
             required
             autocomplete="off"
             readOnly={editing}
-            aria-describedby="pf-qualified-name-hint"
+            {...marked('qualifiedName', 'urn')}
+            aria-describedby={described(['qualifiedName', 'urn'], 'pf-qualified-name-hint')}
             value={qualifiedName}
             onInput={(e) => setQualifiedName((e.target as HTMLInputElement).value)}
           />
@@ -105,7 +113,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
         </div>
         <div>
           <label for="pf-value-type">Value type</label>
-          <select id="pf-value-type" value={valueType} onChange={(e) => setValueType((e.target as HTMLSelectElement).value)}>
+          <select id="pf-value-type" {...marked('valueType')} aria-describedby={described(['valueType'])} value={valueType} onChange={(e) => setValueType((e.target as HTMLSelectElement).value)}>
             {typeOptions.map((t) => (
               <option key={t.urn} value={t.urn}>
                 {t.displayName}
@@ -115,7 +123,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
         </div>
         <div>
           <label for="pf-cardinality">Cardinality</label>
-          <select id="pf-cardinality" value={cardinality} onChange={(e) => setCardinality((e.target as HTMLSelectElement).value as 'SINGLE' | 'MULTIPLE')}>
+          <select id="pf-cardinality" {...marked('cardinality')} aria-describedby={described(['cardinality'])} value={cardinality} onChange={(e) => setCardinality((e.target as HTMLSelectElement).value as 'SINGLE' | 'MULTIPLE')}>
             <option value="SINGLE">SINGLE (one value)</option>
             <option value="MULTIPLE">MULTIPLE (several values)</option>
           </select>
@@ -130,6 +138,8 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
               <input
                 type="checkbox"
                 id={`pf-entity-type-${i}`}
+                {...marked('entityTypes')}
+                aria-describedby={described(['entityTypes'])}
                 checked={entityTypes.includes(t.urn)}
                 onChange={(e) => setEntityTypes((e.target as HTMLInputElement).checked ? [...entityTypes, t.urn] : entityTypes.filter((x) => x !== t.urn))}
               />
@@ -145,7 +155,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
           <div class="property-allowed-row" key={i}>
             <div>
               <label for={`pf-allowed-value-${i}`}>Allowed value {i + 1}</label>
-              <input id={`pf-allowed-value-${i}`} type="text" autocomplete="off" value={row.value} onInput={(e) => setRow(i, { value: (e.target as HTMLInputElement).value })} />
+              <input id={`pf-allowed-value-${i}`} {...marked('allowedValues')} aria-describedby={described(['allowedValues'])} type="text" autocomplete="off" value={row.value} onInput={(e) => setRow(i, { value: (e.target as HTMLInputElement).value })} />
             </div>
             <div>
               <label for={`pf-allowed-description-${i}`}>Description of value {i + 1}</label>
@@ -166,7 +176,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
 
       <label for="pf-version">Version (optional)</label>
       <div class="row">
-        <input id="pf-version" type="text" inputMode="numeric" autocomplete="off" aria-describedby="pf-version-hint" value={version} onInput={(e) => setVersion((e.target as HTMLInputElement).value)} />
+        <input id="pf-version" {...marked('version', 'valueType', 'cardinality')} type="text" inputMode="numeric" autocomplete="off" aria-describedby={described(['version', 'valueType', 'cardinality'], 'pf-version-hint')} value={version} onInput={(e) => setVersion((e.target as HTMLInputElement).value)} />
         <button type="button" class="secondary" onClick={() => setVersion(nowVersion())}>
           Use the current time
         </button>
@@ -176,7 +186,7 @@ export function DefinitionForm(props: { property?: Property; dataTypes: TypeOpti
         needs a version higher than the current one.
       </p>
 
-      <ErrorMessage error={error} />
+      <ErrorMessage error={error} id="pf-error" />
       <div class="row">
         <button type="submit" disabled={busy || qualifiedName.trim() === ''}>
           {editing ? 'Save changes' : 'Create property'}

@@ -130,6 +130,8 @@ export default function Properties({ route, session }: { route: Route; session: 
           dataTypes={catalog.dataTypes}
           entityTypes={catalog.entityTypes}
           onSaved={async (urn) => {
+            // A success clears the refusal of an earlier action still on screen.
+            setActionError(undefined);
             await load();
             setDone(`Saved ${urn.replace('urn:li:structuredProperty:', '')}.`);
             navigate('/properties');
