@@ -10,7 +10,7 @@ import { isUrn } from '../urn/urn.js';
 import { ApiClient, CLIENT_OPTIONS, clientFor, fromYamlFile, upsertAspect } from './client.js';
 import { groupUsage, parseOrHelp, subcommand, usageError, type CommandSpec } from './command.js';
 import { count, ProgressBar, rate } from './progress.js';
-import { STORE_OPTIONS, storeOptions } from './store-options.js';
+import { requireCatalog, STORE_OPTIONS, storeOptions } from './store-options.js';
 import { isRecord, jsonEqual } from '../json.js';
 import { yamlItems } from '../yaml-list.js';
 
@@ -66,7 +66,9 @@ export async function testsCommand(argv: string[], out: (line: string) => void, 
   } catch (error) {
     throw usageError(TESTS_RUN.name, `Invalid ${values.workers !== undefined ? '--workers' : 'URNBASE_TESTS_WORKERS'} ${JSON.stringify(workers)}: ${(error as Error).message}`);
   }
-  return run(storeOptions(values, TESTS_RUN.name), values.test, values.push === true, testsWorkers, out, progress);
+  const where = storeOptions(values, TESTS_RUN.name);
+  await requireCatalog(where);
+  return run(where, values.test, values.push === true, testsWorkers, out, progress);
 }
 
 /** Writes each valid test of the file; reports created, updated, unchanged or the error. */

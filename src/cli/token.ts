@@ -1,7 +1,7 @@
 import { TokenService } from '../auth/tokens.js';
 import { openStore } from '../store/open.js';
 import { groupUsage, parseOrHelp, subcommand, usageError, type CommandSpec } from './command.js';
-import { STORE_OPTIONS, storeOptions } from './store-options.js';
+import { requireCatalog, STORE_OPTIONS, storeOptions } from './store-options.js';
 
 const ON_THE_STORE = 'Works on the catalog\'s store directly, with or without a server: for bootstrap and recovery.';
 
@@ -48,7 +48,9 @@ export async function tokenCommand(argv: string[], out: (line: string) => void):
   const { positionals } = parsed;
   if (spec === TOKEN_REVOKE && positionals.length !== 1) throw usageError(spec.name, 'token revoke needs exactly one token id');
   const expiresInDays = values.expires === undefined ? undefined : days(values.expires);
-  const store = await openStore(storeOptions(values, spec.name));
+  const where = storeOptions(values, spec.name);
+  await requireCatalog(where);
+  const store = await openStore(where);
   const tokens = new TokenService(store);
   try {
     if (spec === TOKEN_CREATE) {

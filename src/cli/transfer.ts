@@ -1,5 +1,4 @@
 import { createWriteStream, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { ConfigError } from '../config.js';
 import { Registry } from '../registry/registry.js';
@@ -9,7 +8,7 @@ import { ImportFormatError } from '../transfer/format.js';
 import { importExport, StoreNotEmptyError, validateExport } from '../transfer/import.js';
 import { count, ProgressBar } from './progress.js';
 import { parseOrHelp, type CommandSpec } from './command.js';
-import { STORE_OPTIONS, storeOptions } from './store-options.js';
+import { requireCatalog, STORE_OPTIONS, storeOptions } from './store-options.js';
 
 export const EXPORT = {
   name: 'export',
@@ -43,9 +42,7 @@ export async function exportCommand(argv: string[], stdout: Writable, log: (line
   if (!parsed) return 0;
   const { values } = parsed;
   const where = storeOptions(values, EXPORT.name);
-  if (!where.databaseUrl && !existsSync(join(where.dataDir, 'urnbase.db'))) {
-    throw new ConfigError(`no catalog in ${where.dataDir} (no urnbase.db there)`);
-  }
+  await requireCatalog(where);
   const started = Date.now();
   const store = await openStore(where);
   const out = values.output ? createWriteStream(values.output) : stdout;
