@@ -116,12 +116,17 @@ describe('urnbase <command> --help', () => {
 
 describe('urnbase --help and the command groups', () => {
   it('lists every command with its summary', async () => {
-    for (const args of [['--help'], ['-h'], ['help'], []]) {
+    for (const args of [['--help'], ['-h'], ['help']]) {
       const run = await urnbase(...args);
       assert.deepEqual([run.code, run.stderr], [0, '']);
       assert.equal(run.stdout, `${groupUsage('', COMMANDS)}\n`);
       for (const spec of COMMANDS) assert.ok(run.stdout.includes(`  ${spec.name}  `), spec.name);
     }
+  });
+
+  it('without a command prints the same usage on stderr and exits 2, as a process too', async () => {
+    assert.deepEqual(await urnbase(), { code: 2, stdout: '', stderr: `${groupUsage('', COMMANDS)}\n` });
+    assert.deepEqual(await urnbaseProcess(), { code: 2, stdout: '', stderr: `${groupUsage('', COMMANDS)}\n` });
   });
 
   for (const group of ['properties', 'tests', 'token']) {
