@@ -8,7 +8,7 @@ import { usage, usageError, wantsHelp, type CommandSpec, type OptionSpec } from 
 
 export const SERVE = {
   name: 'serve',
-  summary: "Serves the catalog over HTTP: DataHub's OpenAPI v2 entity API, search, metadata tests, Swagger UI.",
+  summary: "Serves the catalog over HTTP: DataHub's REST (OpenAPI, Rest.li) and GraphQL APIs, the web console, Swagger UI.",
   // The table loadConfig parses: what --help lists is what the parser accepts.
   options: Object.fromEntries(
     SERVE_OPTIONS.map((o): [string, OptionSpec] => [
@@ -17,6 +17,7 @@ export const SERVE = {
     ]),
   ),
   notes: [
+    'Creates the data dir and its catalog (or the PostgreSQL tables) at the first start, after checking that the port is free.',
     'Every option is also an environment variable; flags win over the environment.',
     'URNBASE_ADMIN_TOKEN (environment only): a secret of at least 32 characters accepted as an admin token.',
     'Once listening, serve prints its URLs (console, Swagger UI, GraphiQL, health) and where the admin token is on stderr;',

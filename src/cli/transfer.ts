@@ -18,12 +18,15 @@ export const EXPORT = {
     'include-tokens': { type: 'boolean', help: 'add the access tokens (their SHA-256 hashes, never secrets)' },
     output: { type: 'string', short: 'o', value: 'FILE', help: 'write to FILE', default: 'stdout' },
   },
-  notes: ['The summary goes to stderr.'],
+  notes: [
+    'The summary goes to stderr. A server may keep running on the store; stop its writers for an exact copy.',
+    'A data dir or database without a catalog is refused (exit 2).',
+  ],
 } as const satisfies CommandSpec;
 
 export const IMPORT = {
   name: 'import',
-  summary: 'Loads an export into a store; the file is checked whole first, so bad input changes nothing.',
+  summary: 'Loads an export into an empty store, creating the catalog if there is none; the file is checked whole first, so bad input changes nothing.',
   options: {
     file: { type: 'string', short: 'f', value: 'FILE', required: true, help: 'the export to load' },
     ...STORE_OPTIONS,
