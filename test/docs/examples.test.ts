@@ -22,9 +22,11 @@ const MAIN = join(ROOT, 'dist/src/main.js');
 const GUIDES = ['README.md', 'docs/api.md', 'docs/structured-properties.md', 'docs/metadata-tests.md', 'docs/search.md', 'docs/operations.md', 'docs/performance.md', 'docs/reliability.md'];
 const onPostgres = process.env.URNBASE_TEST_POSTGRES === '1';
 
-// The reader's server listens on 8080; the test's on a free port, swapped in everywhere.
-const PRELUDE = (port: number) => `set -e -o pipefail
+// The reader's server listens on 8080; the test's on a free port, swapped in everywhere. A reader
+// on PostgreSQL has URNBASE_DATABASE_URL set for the commands that work on the store.
+const PRELUDE = (port: number, databaseUrl?: string) => `set -e -o pipefail
 export URNBASE_URL=http://127.0.0.1:${port}
+${databaseUrl ? `export URNBASE_DATABASE_URL=${JSON.stringify(databaseUrl)}` : ''}
 curl() { command curl -w "%{stderr}@@status \${BASH_LINENO[0]} %{http_code}\\n" "$@"; }
 npx() { if [ "$1" = urnbase ]; then shift; node ${JSON.stringify(MAIN)} "$@"; else command npx "$@"; fi; }
 `;
@@ -34,8 +36,8 @@ interface ScriptLine {
   where: string;
 }
 
-function scriptOf(blocks: ShellBlock[], port: number): ScriptLine[] {
-  const lines: ScriptLine[] = PRELUDE(port).split('\n').map((text) => ({ text, where: 'prelude' }));
+function scriptOf(blocks: ShellBlock[], port: number, databaseUrl?: string): ScriptLine[] {
+  const lines: ScriptLine[] = PRELUDE(port, databaseUrl).split('\n').map((text) => ({ text, where: 'prelude' }));
   for (const block of blocks) {
     block.code.split('\n').forEach((text, i) => lines.push({ text: text.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`), where: `${block.file}:${block.line + i}` }));
     lines.push({ text: ': end of block', where: `${block.file}:${block.line}` });
@@ -76,7 +78,7 @@ describe('the documentation examples', () => {
         capture: true,
       });
       try {
-        const lines = scriptOf(runnable, Number(new URL(server.base).port));
+        const lines = scriptOf(runnable, Number(new URL(server.base).port), database?.url);
         writeFileSync(join(dir, 'script.sh'), lines.map((l) => l.text).join('\n'));
         const run = await runScript(lines.map((l) => l.text).join('\n'), dir);
         const failures: string[] = [];
