@@ -4,7 +4,7 @@ import { STORE_OPTIONS, storeOptions } from './store-options.js';
 
 export const MIGRATE = {
   name: 'migrate',
-  summary: "Runs the store's schema migrations and exits (replicas then start on an up-to-date schema).",
+  summary: "Runs the store's schema migrations and exits, creating the catalog if there is none (replicas then start on an up-to-date schema).",
   options: STORE_OPTIONS,
 } as const satisfies CommandSpec;
 

@@ -35,6 +35,9 @@ export async function runCli(argv: readonly string[], io: CliOutput): Promise<nu
     case 'import':
       return (await import('./transfer.js')).importCommand(rest, out, progress);
     case undefined:
+      // Like other CLIs: no command is a usage error, the usage goes where errors go.
+      io.stderr.write(`${groupUsage('', (await import('./commands.js')).COMMANDS)}\n`);
+      return 2;
     case 'help':
     case '--help':
     case '-h':

@@ -1,5 +1,5 @@
-import { parseDatabaseUrl } from '../config.js';
-import type { StoreOptions } from '../store/open.js';
+import { ConfigError, parseDatabaseUrl } from '../config.js';
+import { holdsCatalog, type StoreOptions } from '../store/open.js';
 import { usageError } from './command.js';
 
 /** The store flags of the commands that work on a catalog directly (token, export, import, tests run, migrate). */
@@ -23,4 +23,22 @@ export function storeOptions(values: { 'data-dir'?: string; 'database-url'?: str
   }
   const dataDir = values['data-dir'] ?? env.URNBASE_DATA_DIR ?? './data';
   return databaseUrl ? { dataDir, databaseUrl } : { dataDir };
+}
+
+/**
+ * Stops a command that works on an existing catalog (token, export, tests run) when the store holds
+ * none: opening it would create an empty one, so a mistyped --data-dir would "succeed" on nothing
+ * or put a token where no server will ever look. serve, migrate and import create one by design.
+ */
+export async function requireCatalog(where: StoreOptions): Promise<void> {
+  if (await holdsCatalog(where)) return;
+  const creates = 'urnbase serve or urnbase migrate creates one';
+  if (where.databaseUrl) throw new ConfigError(`no catalog in the PostgreSQL database ${withoutSecrets(where.databaseUrl)} (no urnbase tables there); ${creates}`);
+  throw new ConfigError(`no catalog in ${where.dataDir} (no urnbase.db there); ${creates}`);
+}
+
+/** postgres://host:port/db: the URL without its user and password, fit for an error message. */
+function withoutSecrets(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }

@@ -10,7 +10,7 @@ import { isUrn } from '../urn/urn.js';
 import { ApiClient, CLIENT_OPTIONS, clientFor, fromYamlFile, upsertAspect } from './client.js';
 import { groupUsage, parseOrHelp, subcommand, usageError, type CommandSpec } from './command.js';
 import { count, ProgressBar, rate } from './progress.js';
-import { STORE_OPTIONS, storeOptions } from './store-options.js';
+import { requireCatalog, STORE_OPTIONS, storeOptions } from './store-options.js';
 import { isRecord, jsonEqual } from '../json.js';
 import { yamlItems } from '../yaml-list.js';
 
@@ -23,13 +23,18 @@ export const TESTS_UPSERT = {
 
 export const TESTS_RUN = {
   name: 'tests run',
-  summary: 'Evaluates metadata tests over every entity in scope, on the store directly (no server needed).',
+  summary: 'Evaluates metadata tests over every entity in scope, on the store directly (no server needed; one may keep serving it).',
   options: {
     test: { type: 'string', multiple: true, value: 'URN', help: 'run this test (scheduled or not); default: every active scheduled test' },
     push: { type: 'boolean', help: "write the results to the entities' testResults and run the tests' actions" },
     ...STORE_OPTIONS,
     workers: { type: 'string', value: 'N', help: 'worker threads: auto (one per core, at most 4) or 0-64', env: 'URNBASE_TESTS_WORKERS', default: 'auto' },
   },
+  notes: [
+    'A server may keep serving the same store meanwhile, on SQLite as on PostgreSQL: with --push its writes and',
+    "the server's take turns, and the server answers the new results at once.",
+    'The catalog must exist: a data dir or database without one is refused (exit 2).',
+  ],
 } as const satisfies CommandSpec;
 
 export const TESTS_COMMANDS: readonly CommandSpec[] = [TESTS_UPSERT, TESTS_RUN];
@@ -66,7 +71,9 @@ export async function testsCommand(argv: string[], out: (line: string) => void, 
   } catch (error) {
     throw usageError(TESTS_RUN.name, `Invalid ${values.workers !== undefined ? '--workers' : 'URNBASE_TESTS_WORKERS'} ${JSON.stringify(workers)}: ${(error as Error).message}`);
   }
-  return run(storeOptions(values, TESTS_RUN.name), values.test, values.push === true, testsWorkers, out, progress);
+  const where = storeOptions(values, TESTS_RUN.name);
+  await requireCatalog(where);
+  return run(where, values.test, values.push === true, testsWorkers, out, progress);
 }
 
 /** Writes each valid test of the file; reports created, updated, unchanged or the error. */

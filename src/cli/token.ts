@@ -1,9 +1,12 @@
 import { TokenService } from '../auth/tokens.js';
 import { openStore } from '../store/open.js';
 import { groupUsage, parseOrHelp, subcommand, usageError, type CommandSpec } from './command.js';
-import { STORE_OPTIONS, storeOptions } from './store-options.js';
+import { requireCatalog, STORE_OPTIONS, storeOptions } from './store-options.js';
 
-const ON_THE_STORE = 'Works on the catalog\'s store directly, with or without a server: for bootstrap and recovery.';
+const ON_THE_STORE = [
+  "Works on the catalog's store directly, with or without a server running on it: for bootstrap and recovery.",
+  'The catalog must exist (urnbase serve or urnbase migrate creates it): a data dir or database without one is refused (exit 2).',
+];
 
 export const TOKEN_CREATE = {
   name: 'token create',
@@ -14,14 +17,14 @@ export const TOKEN_CREATE = {
     expires: { type: 'string', value: 'DAYS', help: 'days until it expires (90d or 90)', default: 'never' },
     ...STORE_OPTIONS,
   },
-  notes: [ON_THE_STORE],
+  notes: ON_THE_STORE,
 } as const satisfies CommandSpec;
 
 export const TOKEN_LIST = {
   name: 'token list',
   summary: 'Lists access tokens: id, name, role, state, last use (never a secret).',
   options: STORE_OPTIONS,
-  notes: [ON_THE_STORE],
+  notes: ON_THE_STORE,
 } as const satisfies CommandSpec;
 
 export const TOKEN_REVOKE = {
@@ -29,7 +32,7 @@ export const TOKEN_REVOKE = {
   positionals: '<id>',
   summary: 'Revokes the access token with this id (a serving process refuses it at once).',
   options: STORE_OPTIONS,
-  notes: [ON_THE_STORE],
+  notes: ON_THE_STORE,
 } as const satisfies CommandSpec;
 
 export const TOKEN_COMMANDS: readonly CommandSpec[] = [TOKEN_CREATE, TOKEN_LIST, TOKEN_REVOKE];
@@ -48,7 +51,9 @@ export async function tokenCommand(argv: string[], out: (line: string) => void):
   const { positionals } = parsed;
   if (spec === TOKEN_REVOKE && positionals.length !== 1) throw usageError(spec.name, 'token revoke needs exactly one token id');
   const expiresInDays = values.expires === undefined ? undefined : days(values.expires);
-  const store = await openStore(storeOptions(values, spec.name));
+  const where = storeOptions(values, spec.name);
+  await requireCatalog(where);
+  const store = await openStore(where);
   const tokens = new TokenService(store);
   try {
     if (spec === TOKEN_CREATE) {

@@ -1,5 +1,4 @@
 import { createWriteStream, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { ConfigError } from '../config.js';
 import { Registry } from '../registry/registry.js';
@@ -9,7 +8,7 @@ import { ImportFormatError } from '../transfer/format.js';
 import { importExport, StoreNotEmptyError, validateExport } from '../transfer/import.js';
 import { count, ProgressBar } from './progress.js';
 import { parseOrHelp, type CommandSpec } from './command.js';
-import { STORE_OPTIONS, storeOptions } from './store-options.js';
+import { requireCatalog, STORE_OPTIONS, storeOptions } from './store-options.js';
 
 export const EXPORT = {
   name: 'export',
@@ -19,12 +18,15 @@ export const EXPORT = {
     'include-tokens': { type: 'boolean', help: 'add the access tokens (their SHA-256 hashes, never secrets)' },
     output: { type: 'string', short: 'o', value: 'FILE', help: 'write to FILE', default: 'stdout' },
   },
-  notes: ['The summary goes to stderr.'],
+  notes: [
+    'The summary goes to stderr. A server may keep running on the store; stop its writers for an exact copy.',
+    'A data dir or database without a catalog is refused (exit 2).',
+  ],
 } as const satisfies CommandSpec;
 
 export const IMPORT = {
   name: 'import',
-  summary: 'Loads an export into a store; the file is checked whole first, so bad input changes nothing.',
+  summary: 'Loads an export into an empty store, creating the catalog if there is none; the file is checked whole first, so bad input changes nothing.',
   options: {
     file: { type: 'string', short: 'f', value: 'FILE', required: true, help: 'the export to load' },
     ...STORE_OPTIONS,
@@ -43,9 +45,7 @@ export async function exportCommand(argv: string[], stdout: Writable, log: (line
   if (!parsed) return 0;
   const { values } = parsed;
   const where = storeOptions(values, EXPORT.name);
-  if (!where.databaseUrl && !existsSync(join(where.dataDir, 'urnbase.db'))) {
-    throw new ConfigError(`no catalog in ${where.dataDir} (no urnbase.db there)`);
-  }
+  await requireCatalog(where);
   const started = Date.now();
   const store = await openStore(where);
   const out = values.output ? createWriteStream(values.output) : stdout;

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Store, StoreLocation } from './store.js';
 
 /**
@@ -44,4 +46,14 @@ export async function migrateStore(options: StoreOptions): Promise<number> {
   const store = new (await sqlite()).SqliteStore(options.dataDir, { sync: options.sqliteSync });
   await store.close();
   return store.migrationsRun;
+}
+
+/**
+ * Whether the configured store already holds a catalog, found without creating anything: SQLite's
+ * urnbase.db in the data dir, PostgreSQL's migration table. Commands that only work on an existing
+ * catalog ask first, so a mistyped path is an error rather than a new empty catalog.
+ */
+export async function holdsCatalog(options: StoreOptions): Promise<boolean> {
+  if (options.databaseUrl) return (await import('./postgres/migrate.js')).hasPostgresSchema(options.databaseUrl);
+  return options.dataDir !== ':memory:' && existsSync(join(options.dataDir, 'urnbase.db'));
 }

@@ -8,16 +8,35 @@ import { fileURLToPath } from 'node:url';
 import { startBanner, type BannerFacts } from '../../src/cli/serve.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ENV_TOKEN = 'urnb_banner-test-admin-token-0123456789abcdef';
 
+/** The banner's lines between the first and the admin token's, with the port put back as PORT. */
+const URLS = [
+  '  console:  http://127.0.0.1:PORT/',
+  '  API:      http://127.0.0.1:PORT/openapi/swagger-ui/ (Swagger UI)',
+  '  GraphiQL: http://127.0.0.1:PORT/graphiql/',
+  '  health:   http://127.0.0.1:PORT/health',
+];
+const LINES = URLS.length + 2;
+
 /**
- * `urnbase serve --port 0` until its banner is out: the three stderr lines, with the port it chose
- * put back as PORT. Then /health on that port must answer, and SIGTERM stops it.
+ * `urnbase serve --port 0` until its banner is out: its stderr lines, with the port it chose put
+ * back as PORT. Then /health on that port must answer, and SIGTERM stops it. `command` is how
+ * serve is started (main.js by default; npm start's script).
  */
-async function banner(args: string[], env: Record<string, string | undefined> = {}): Promise<{ lines: string[]; stdout: string }> {
+async function banner(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  command: string[] = [MAIN],
+): Promise<{ lines: string[]; stdout: string }> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, URNBASE_ADMIN_TOKEN: undefined, ...env };
   for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--tests-interval', '0', ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...command, 'serve', '--port', '0', '--tests-interval', '0', ...args], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+  });
   let stderr = '';
   let stdout = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -27,7 +46,7 @@ async function banner(args: string[], env: Record<string, string | undefined> = 
       const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${stderr}`)), 30_000);
       child.stderr.on('data', (d) => {
         stderr += d;
-        if (stderr.split('\n').length > 3) {
+        if (stderr.split('\n').length > LINES) {
           clearTimeout(timer);
           resolve();
         }
@@ -37,6 +56,8 @@ async function banner(args: string[], env: Record<string, string | undefined> = 
     const port = /^urnbase serving http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1];
     assert.ok(port, stderr);
     assert.equal((await fetch(`http://127.0.0.1:${port}/health`)).status, 200, 'the banner names the port that answers');
+    assert.equal((await fetch(`http://127.0.0.1:${port}/graphiql/`)).status, 200, 'GraphiQL is where the banner says');
+    assert.equal((await fetch(`http://127.0.0.1:${port}/`)).status, 200, 'the console is where the banner says');
     return { lines: stderr.replaceAll(`:${port}`, ':PORT').split('\n').slice(0, -1), stdout };
   } finally {
     child.kill('SIGTERM');
@@ -53,7 +74,7 @@ describe('the start banner of urnbase serve', () => {
     const { lines, stdout } = await banner(['--log-level', 'warn', '--data-dir', dir]);
     assert.deepEqual(lines, [
       'urnbase serving http://127.0.0.1:PORT',
-      'Swagger UI: http://127.0.0.1:PORT/openapi/swagger-ui/',
+      ...URLS,
       `admin token: in ${join(dir, 'admin.token')} (created at this first start)`,
     ]);
     assert.equal(stdout, '', 'nothing at warn level on stdout: the banner is not a log line');
@@ -64,7 +85,7 @@ describe('the start banner of urnbase serve', () => {
     const { lines, stdout } = await banner(['--log-level', 'silent', '--data-dir', dir]);
     assert.deepEqual(lines, [
       'urnbase serving http://127.0.0.1:PORT',
-      'Swagger UI: http://127.0.0.1:PORT/openapi/swagger-ui/',
+      ...URLS,
       `admin token: in ${join(dir, 'admin.token')} (written at the first start)`,
     ]);
     assert.equal(stdout, '');
@@ -75,7 +96,7 @@ describe('the start banner of urnbase serve', () => {
     unlinkSync(join(dir, 'admin.token'));
     const { lines } = await banner(['--log-level', 'silent', '--data-dir', dir]);
     assert.equal(
-      lines[2],
+      lines[LINES - 1],
       `admin token: no ${join(dir, 'admin.token')} (tokens exist already): use one you have, or create one with urnbase token create --name NAME --role admin`,
     );
   });
@@ -84,7 +105,7 @@ describe('the start banner of urnbase serve', () => {
     const { lines } = await banner(['--log-level', 'warn', '--data-dir', join(root, 'env')], { URNBASE_ADMIN_TOKEN: ENV_TOKEN });
     assert.deepEqual(lines, [
       'urnbase serving http://127.0.0.1:PORT',
-      'Swagger UI: http://127.0.0.1:PORT/openapi/swagger-ui/',
+      ...URLS,
       'admin token: the value of URNBASE_ADMIN_TOKEN',
     ]);
   });
@@ -93,9 +114,16 @@ describe('the start banner of urnbase serve', () => {
     const { lines, stdout } = await banner(['--log-level', 'silent', '--auth', 'false', '--data-dir', join(root, 'open')]);
     assert.deepEqual(lines, [
       'urnbase serving http://127.0.0.1:PORT',
-      'Swagger UI: http://127.0.0.1:PORT/openapi/swagger-ui/',
+      ...URLS,
       'authentication is OFF (--auth false): anyone who can reach this port can read and write everything',
     ]);
+    assert.equal(stdout, '');
+  });
+
+  it('is what a fresh npm start prints on a built tree, after no build', async () => {
+    const dir = join(root, 'npm-start');
+    const { lines, stdout } = await banner(['--log-level', 'warn', '--data-dir', dir], {}, [join(ROOT, 'scripts/start.mjs')]);
+    assert.deepEqual(lines, ['urnbase serving http://127.0.0.1:PORT', ...URLS, `admin token: in ${dir}/admin.token (created at this first start)`]);
     assert.equal(stdout, '');
   });
 
@@ -120,10 +148,10 @@ describe('startBanner', () => {
   it('brackets IPv6 addresses and names [::1] for the IPv6 wildcard', () => {
     assert.equal(startBanner({ ...facts, host: '::1' })[0], 'urnbase serving http://[::1]:8080');
     assert.equal(startBanner({ ...facts, host: '::' })[0], 'urnbase serving http://[::1]:8080 (listening on ::: every interface)');
-    assert.equal(startBanner({ ...facts, host: 'localhost' })[1], 'Swagger UI: http://localhost:8080/openapi/swagger-ui/');
+    assert.equal(startBanner({ ...facts, host: 'localhost' })[2], '  API:      http://localhost:8080/openapi/swagger-ui/ (Swagger UI)');
   });
 
   it('asks for URNBASE_ADMIN_TOKEN when the data dir is :memory:', () => {
-    assert.equal(startBanner({ ...facts, inMemory: true, fileExists: false })[2], 'admin token: none (the data dir :memory: has nowhere to write one): set URNBASE_ADMIN_TOKEN');
+    assert.equal(startBanner({ ...facts, inMemory: true, fileExists: false }).at(-1), 'admin token: none (the data dir :memory: has nowhere to write one): set URNBASE_ADMIN_TOKEN');
   });
 });

@@ -81,6 +81,19 @@ describe('urnbase <command> --help', () => {
     });
   }
 
+  it('tells the truth about the store: which commands need a catalog, which create one, and that a server may keep running', async () => {
+    const help = async (...args: string[]) => (await urnbase(...args, '--help')).stdout;
+    const testsRun = await help('tests', 'run');
+    assert.ok(testsRun.includes('on the store directly (no server needed; one may keep serving it).'), testsRun);
+    assert.ok(testsRun.includes("A server may keep serving the same store meanwhile, on SQLite as on PostgreSQL: with --push its writes and\nthe server's take turns"));
+    for (const args of [['tests', 'run'], ['export'], ['token', 'create'], ['token', 'list'], ['token', 'revoke']]) {
+      assert.match(await help(...args), /without (a catalog|one) is refused \(exit 2\)/, args.join(' '));
+    }
+    assert.match(await help('migrate'), /creating the catalog if there is none/);
+    assert.match(await help('import'), /^Loads an export into an empty store, creating the catalog if there is none;/m);
+    assert.match(await help('serve'), /^Creates the data dir and its catalog \(or the PostgreSQL tables\) at the first start, after checking that the port is free\.$/m);
+  });
+
   it('answers as a process too: usage on stdout, exit 0', async () => {
     for (const args of [['serve', '--help'], ['tests', 'run', '-h'], ['token', '--help'], ['--help']]) {
       const run = await urnbaseProcess(...args);
@@ -116,12 +129,17 @@ describe('urnbase <command> --help', () => {
 
 describe('urnbase --help and the command groups', () => {
   it('lists every command with its summary', async () => {
-    for (const args of [['--help'], ['-h'], ['help'], []]) {
+    for (const args of [['--help'], ['-h'], ['help']]) {
       const run = await urnbase(...args);
       assert.deepEqual([run.code, run.stderr], [0, '']);
       assert.equal(run.stdout, `${groupUsage('', COMMANDS)}\n`);
       for (const spec of COMMANDS) assert.ok(run.stdout.includes(`  ${spec.name}  `), spec.name);
     }
+  });
+
+  it('without a command prints the same usage on stderr and exits 2, as a process too', async () => {
+    assert.deepEqual(await urnbase(), { code: 2, stdout: '', stderr: `${groupUsage('', COMMANDS)}\n` });
+    assert.deepEqual(await urnbaseProcess(), { code: 2, stdout: '', stderr: `${groupUsage('', COMMANDS)}\n` });
   });
 
   for (const group of ['properties', 'tests', 'token']) {

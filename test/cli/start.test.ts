@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -100,5 +100,52 @@ describe('npm start builds only what changed, then runs the CLI (scripts/start.m
     assert.deepEqual(argv, ['serve', '--port', '9000']);
     assert.equal(pid, run.pid, 'no second Node process');
     assert.equal(builds(), 7);
+  });
+});
+
+describe('npm start says what it builds, a line per step with its time (scripts/start.mjs)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'urnbase-prestart-steps-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  // The project's own build script, run by stand-ins for tsc and vite found where npm puts them.
+  const script = 'tsc -b tsconfig.json && chmod +x dist/src/main.js && tsc -p console/tsconfig.json && vite build --config console/vite.config.ts';
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'p', private: true, type: 'module', scripts: { build: script } }));
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  const tool = (name: string, body: string) => {
+    writeFileSync(join(dir, 'node_modules/.bin', name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, 'node_modules/.bin', name), 0o755);
+  };
+  tool('tsc', 'if [ "$1" = -b ]; then mkdir -p dist/src && echo {} > dist/tsconfig.tsbuildinfo && touch dist/src/main.js; fi');
+  tool('vite', 'echo "vite: 3 modules transformed"; exit ${FAIL_VITE:-0}');
+  const start = (env: Record<string, string> = {}) => spawnSync(process.execPath, [SCRIPT], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+  const timed = (text: string) => text.replace(/in \d+\.\d s/g, 'in N s');
+
+  it('off a terminal: the step number, the total, what it does, then its time (the chmod is no step of its own)', () => {
+    const run = start();
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.equal(
+      timed(run.stderr),
+      [
+        'urnbase: building (a first build takes a minute or two; later starts rebuild only what changed)',
+        '[1/3] compiling the server (tsc) …',
+        '[1/3] compiling the server (tsc): done in N s',
+        '[2/3] type-checking the console (tsc) …',
+        '[2/3] type-checking the console (tsc): done in N s',
+        '[3/3] bundling the console (vite) …',
+        '[3/3] bundling the console (vite): done in N s',
+        'vite: 3 modules transformed',
+        'urnbase: built in N s',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(statSync(join(dir, 'dist/src/main.js')).mode & 0o111, 0o111, 'the chmod step ran');
+  });
+
+  it('stops at a failing step with its exit code, after saying which step failed and showing its output', () => {
+    unlinkSync(join(dir, 'dist/src/main.js'));
+    const run = start({ FAIL_VITE: '4' });
+    assert.equal(run.status, 4);
+    const lines = timed(run.stderr).split('\n');
+    assert.deepEqual(lines.slice(-3), ['[3/3] bundling the console (vite): FAILED in N s', 'vite: 3 modules transformed', '']);
   });
 });

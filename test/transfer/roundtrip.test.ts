@@ -244,7 +244,7 @@ describe('urnbase export and import', () => {
     it('refuses to export a data dir that holds no catalog (exit 2)', () => {
       const run = urnbase('export', '--data-dir', join(root, 'nothing-here'));
       assert.equal(run.status, 2);
-      assert.equal(run.stderr, `urnbase: no catalog in ${join(root, 'nothing-here')} (no urnbase.db there)\n`);
+      assert.equal(run.stderr, `urnbase: no catalog in ${join(root, 'nothing-here')} (no urnbase.db there); urnbase serve or urnbase migrate creates one\n`);
     });
   });
 });

@@ -290,3 +290,17 @@ export async function migratePostgresAt(url: string): Promise<number> {
     await pool.end();
   }
 }
+
+/** Whether the database holds urnbase's schema (its migration table), asked without creating anything. */
+export async function hasPostgresSchema(url: string): Promise<boolean> {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => {});
+  try {
+    const { rows } = await pool.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+    return rows[0].present;
+  } catch (error) {
+    throw storeError(error);
+  } finally {
+    await pool.end();
+  }
+}
