@@ -82,7 +82,7 @@ export async function checkPortFree(host: string, port: number): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    const hint = code === 'EADDRINUSE' ? ': stop what listens there, or choose another port with --port' : '';
+    const hint = code === 'EADDRINUSE' ? ': stop what listens there, or choose another port with --port (npm start -- --port 8081)' : '';
     throw new Error(`cannot listen on ${host}:${port}: ${why}${hint}; nothing was written`);
   } finally {
     await new Promise<void>((resolve) => (probe.listening ? probe.close(() => resolve()) : resolve()));

@@ -40,7 +40,7 @@ describe('urnbase serve on a port in use', () => {
       assert.equal(run.stdout, '');
       assert.equal(
         run.stderr,
-        `urnbase: cannot listen on 127.0.0.1:${port}: the port is in use: stop what listens there, or choose another port with --port; nothing was written\n`,
+        `urnbase: cannot listen on 127.0.0.1:${port}: the port is in use: stop what listens there, or choose another port with --port (npm start -- --port 8081); nothing was written\n`,
       );
       assert.equal(existsSync(dir), false, 'the data dir was not created');
     });
