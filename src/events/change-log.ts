@@ -32,8 +32,8 @@ export interface ChangeLogPage {
   nextAfter: number;
 }
 
-/** Which events a reader wants: those of one entity type, aspect and actor (each optional). */
-export type EventSelection = Pick<EventFilter, 'entityType' | 'aspect' | 'actor'>;
+/** Which events a reader wants: those of one entity type, aspect and actor, and none of some entity types (each optional). */
+export type EventSelection = Pick<EventFilter, 'entityType' | 'excludeEntityTypes' | 'aspect' | 'actor'>;
 
 export const MAX_EVENTS = 1000;
 export const MAX_WAIT_SECONDS = 60;
@@ -146,16 +146,20 @@ export function readParameters(query: { after?: string; limit?: string; wait?: s
 }
 
 /**
- * `entityType`, `aspect` and `actor` as the API takes them, checked against the registry and
- * spelled as stored (an entity type or aspect named in another case reads the same events).
+ * `entityType`, `excludeEntityTypes` (comma-separated), `aspect` and `actor` as the API takes them,
+ * checked against the registry and spelled as stored (an entity type or aspect named in another
+ * case reads the same events).
  */
-export function readSelection(query: { entityType?: string; aspect?: string; actor?: string }, registry: Registry): EventSelection {
+export function readSelection(query: { entityType?: string; excludeEntityTypes?: string; aspect?: string; actor?: string }, registry: Registry): EventSelection {
   const only: EventSelection = {};
-  if (query.entityType !== undefined && query.entityType !== '') {
-    const spec = registry.entityType(query.entityType);
-    if (!spec) throw new ValidationError(`entityType: unknown entity type ${quoted(query.entityType)}`);
-    only.entityType = spec.name;
-  }
+  const entityType = (field: string, name: string) => {
+    const spec = registry.entityType(name);
+    if (!spec) throw new ValidationError(`${field}: unknown entity type ${quoted(name)}`);
+    return spec.name;
+  };
+  if (query.entityType !== undefined && query.entityType !== '') only.entityType = entityType('entityType', query.entityType);
+  const excluded = (query.excludeEntityTypes ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (excluded.length > 0) only.excludeEntityTypes = [...new Set(excluded.map((name) => entityType('excludeEntityTypes', name)))];
   if (query.aspect !== undefined && query.aspect !== '') {
     const aspect = registry.entityTypes().map((e) => registry.aspectOf(e, query.aspect!)).find((a) => a !== undefined);
     if (!aspect) throw new ValidationError(`aspect: no entity type has an aspect ${quoted(query.aspect)}`);

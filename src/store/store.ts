@@ -163,6 +163,8 @@ export interface LoggedEvent extends ChangeEvent {
 /** Which change-log events a read gives: each field given must equal the event's (all in the query, not after it). */
 export interface EventFilter {
   entityType?: string;
+  /** None of these entity types (the console leaves the catalog's own, e.g. dataType, out of its feed). */
+  excludeEntityTypes?: readonly string[];
   aspect?: string;
   /** The actor's URN (`created.actor`). */
   actor?: string;

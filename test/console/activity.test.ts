@@ -8,6 +8,7 @@ const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${na
 interface ChangeEvent {
   sequence: number;
   urn: string;
+  entityType: string;
   aspectName: string;
   changeType: string;
 }
@@ -15,8 +16,15 @@ interface ChangeEvent {
 describe('console: activity', { skip: BROWSER_SKIP }, () => {
   const f = consoleFixture();
 
-  /** Every event of the change log, oldest first, through the API. */
+  /** The catalog's own entity types, which the feed leaves out unless asked (as search does). */
+  const SYSTEM_TYPES = ['dataPlatform', 'dataType', 'entityType'];
+  /** Every event of the change log but the catalog's own entities', oldest first, through the API. */
   async function allEvents(): Promise<ChangeEvent[]> {
+    return (await everyEvent()).filter((e) => !SYSTEM_TYPES.includes(e.entityType));
+  }
+
+  /** Every event of the change log, oldest first, through the API. */
+  async function everyEvent(): Promise<ChangeEvent[]> {
     const events: ChangeEvent[] = [];
     for (let after = 0; ; ) {
       const page = (await f.served.client.call('GET', `/openapi/v2/events?after=${after}&limit=1000`)).body as { events: ChangeEvent[]; nextAfter: number };
@@ -165,6 +173,43 @@ describe('console: activity', { skip: BROWSER_SKIP }, () => {
     await again.getByRole('link', { name: 'Clear filters' }).click();
     await again.waitForURL(/#\/activity$/);
     await again.getByRole('link', { name: 'looker' }).first().waitFor();
+  });
+
+  it('leaves the catalog\'s own entities (data types, platforms, entity types) out unless "Show system entities" is checked', async () => {
+    const urn = dataset('system.toggle');
+    assert.equal((await f.served.client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(urn)}/datasetProperties`, { description: 'mine' })).status, 200);
+    const page = await f.signedIn();
+    await page.goto(f.url('#/activity'));
+    await page.getByText('Every committed change to the catalog but its own entities, newest first (the last 200).').waitFor();
+    const rows = page.locator('table.activity tbody tr');
+    await rows.first().getByRole('link', { name: 'hive · system.toggle' }).waitFor();
+    const types = () => rows.evaluateAll((trs) => trs.map((tr) => tr.children[2]!.querySelector('.muted')!.textContent));
+    assert.deepEqual((await types()).filter((t) => ['dataPlatform', 'dataType', 'entityType'].includes(t!)), []);
+    // The request asked the server to leave them out: nothing was dropped in the browser.
+    const system = page.getByLabel('Show system entities');
+    assert.equal(await system.isChecked(), false);
+    await assertAccessible(page, 'activity: system entities hidden');
+
+    const asked = page.waitForRequest((r) => r.url().includes('/openapi/v2/events?latest=') && !r.url().includes('excludeEntityTypes'));
+    await system.check();
+    await page.waitForURL(/#\/activity\?system=1$/);
+    await asked;
+    await page.getByText('Every committed change to the catalog, newest first (the last 200).').waitFor();
+    // The feed is the change log's newest 200 again, system entities included.
+    const newest = (await everyEvent()).reverse().slice(0, 200);
+    await rows.nth(Math.min(newest.length, 200) - 1).waitFor();
+    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector('a')!.title)), newest.map((e) => e.urn));
+
+    // A filter keeps the toggle; unchecked again, the URL drops it.
+    await page.getByLabel('Aspect').fill('datasetProperties');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/#\/activity\?aspect=datasetProperties&system=1$/);
+    await page.getByLabel('Show system entities').uncheck();
+    await page.waitForURL(/#\/activity\?aspect=datasetProperties$/);
+    // Asked for by type, system entities show whatever the toggle says.
+    await page.goto(f.url('#/activity?entityType=dataType'));
+    await rows.first().waitFor();
+    assert.deepEqual([...new Set(await types())], ['dataType']);
   });
 
   it('a filter the server refuses says why, and the feed stops asking', async () => {

@@ -141,6 +141,12 @@ try {
   });
   await shoot('tests-editor', `#/tests?urn=${encodeURIComponent(governed)}`, 1280, 1400, 'Rule 3.2 property', false, 'section[aria-labelledby="tests-definition"]');
   await shoot('tests-list', '#/tests', 1280, 800, 'Metadata tests (');
+  // A new test: its default rule (either description), and a required field left empty, said in words.
+  await shoot('tests-required', '#/tests?new=1', 1280, 1250, 'New metadata test', false, undefined, async (page) => {
+    await page.getByLabel('Name').fill('Datasets are described');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.locator('#test-category-missing').waitFor();
+  });
   // A test's page: its definition as conditions (the structured editor), try and run.
   await shoot('tests', `#/tests?urn=${encodeURIComponent(DESCRIBED_TEST)}`, 1280, 800, 'Run over the catalog', true);
   // Tokens of one name told apart, one of them revoked.
@@ -159,7 +165,15 @@ try {
     await page.locator('table.activity tbody tr').first().getByRole('button', { name: 'Show diff' }).click();
     await page.locator('tr.activity-diff figure').waitFor();
   });
-  await shoot('search-mobile', '#/search?query=orders', 375, 740, 'analytics.orders');
+  // At 375 px the activity table scrolls inside its box, its words whole.
+  await shoot('activity-mobile', '#/activity', 375, 740, 'Live');
+  // A name that is one long underscore-joined word: at 375 px it wraps after its separators only.
+  const longName = 'orders_lifetime_value_aggregated_monthly_snapshot_partitioned_by_region';
+  await client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(datasetUrnOf('bigquery', `analytics.${longName}`))}/datasetProperties`, {
+    name: longName,
+    description: 'Orders: lifetime value per customer, by month and region',
+  });
+  await shoot('search-mobile', '#/search?query=lifetime', 375, 740, 'Orders: lifetime value');
   // Signed out, on a server of its own that wrote its first admin token to its data dir: a
   // session whose token the server refused, and where that token is.
   if (ONLY.length === 0 || ONLY.includes('sign-in')) {

@@ -307,9 +307,14 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.getByRole('button', { name: 'Conditions', exact: true }).getAttribute('aria-pressed'), 'true');
     assert.equal(await page.getByRole('checkbox', { name: 'dataset', exact: true }).isChecked(), true);
     assert.equal(await page.getByRole('checkbox', { name: 'chart', exact: true }).isChecked(), false);
-    assert.equal(await page.getByLabel('Rule 1 property').inputValue(), 'datasetProperties.description');
-    assert.equal(await page.getByLabel('Rule 1 operator').inputValue(), 'exists');
-    assert.equal(await page.getByLabel('Rule 1 value').count(), 0);
+    // Its one rule: either description exists (ingested, or written by the console's editor).
+    assert.equal(await page.getByLabel('Rule 1: how the conditions combine').inputValue(), 'or');
+    assert.equal(await page.getByLabel('Rule 1.1 property').inputValue(), 'datasetProperties.description');
+    assert.equal(await page.getByLabel('Rule 1.1 operator').inputValue(), 'exists');
+    assert.equal(await page.getByLabel('Rule 1.1 value').count(), 0);
+    assert.equal(await page.getByLabel('Rule 1.2 property').inputValue(), 'editableDatasetProperties.description');
+    assert.equal(await page.getByLabel('Rule 1.2 operator').inputValue(), 'exists');
+    assert.equal(await page.getByLabel('Rule 2 property').count(), 0);
     // The properties offered: the registry's fields of the types, and the catalog's structured properties.
     const offered = page.locator('datalist#tests-properties option');
     await page.locator('datalist#tests-properties option[value="structuredProperties.io.acryl.retentionDays"]').waitFor({ state: 'attached' });
@@ -318,7 +323,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     }
     assert.ok((await offered.count()) > 100);
     assert.deepEqual(
-      await page.getByLabel('Rule 1 operator').locator('option').allInnerTexts(),
+      await page.getByLabel('Rule 1.1 operator').locator('option').allInnerTexts(),
       ['equals', 'contains any of', 'contains the text', 'starts with', 'matches the pattern', 'is greater than', 'is less than', 'exists', 'is true', 'is false', 'schema fields all have descriptions'],
     );
 
@@ -348,7 +353,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     const expected = {
       on: { types: ['dataset'], conditions: { and: [{ property: 'dataPlatformInstance.platform', operator: 'equals', value: 'urn:li:dataPlatform:snowflake' }] } },
       rules: [
-        { property: 'datasetProperties.description', operator: 'exists' },
+        { or: [{ property: 'datasetProperties.description', operator: 'exists' }, { property: 'editableDatasetProperties.description', operator: 'exists' }] },
         { not: { property: 'globalTags.tags.tag', operator: 'equals', value: 'urn:li:tag:deprecated' } },
         { or: [{ property: 'ownership.owners.owner', operator: 'exists' }, { property: 'structuredProperties.io.acryl.retentionDays', operator: 'greater_than', value: '30' }] },
       ],
@@ -365,7 +370,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.getByLabel('Rule 2 value').inputValue(), 'urn:li:tag:deprecated');
     assert.equal(await page.getByLabel('not (Rule 2 negated)').isChecked(), true);
     await page.getByLabel('Rule 3: how the conditions combine').selectOption('not-or');
-    await page.getByRole('button', { name: 'Remove Rule 1' }).click();
+    await page.getByRole('button', { name: 'Remove Rule 1', exact: true }).click();
 
     await page.getByRole('button', { name: 'Create test' }).click();
     await page.waitForURL(/#\/tests\?urn=urn%3Ali%3Atest%3Agoverned-datasets$/);
@@ -422,7 +427,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     const rule2 = page.getByRole('group', { name: 'Rule 2', exact: true });
     assert.equal(await rule2.locator('.tests-refusal').innerText(), 'property: "datasetProperties.nope" is not a property of dataset: datasetProperties has no field nope');
     assert.equal(await page.getByLabel('Rule 2 property').getAttribute('aria-invalid'), 'true');
-    assert.equal(await page.getByLabel('Rule 1 property').getAttribute('aria-invalid'), null);
+    assert.equal(await page.getByLabel('Rule 1.1 property').getAttribute('aria-invalid'), null);
     assert.equal(await page.getByRole('group', { name: 'Rule 1', exact: true }).locator('.tests-refusal').count(), 0);
     await assertAccessible(page, 'tests: a refused condition');
     // No entity type ticked: the refusal shows at the types.
@@ -440,6 +445,56 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.getByRole('alert').count(), 0);
     assert.equal(await page.locator('.tests-refusal').count(), 0);
     assert.equal(await page.getByLabel('Rule 2 property').getAttribute('aria-invalid'), null);
+  });
+
+  it('the new test\'s default rule passes a dataset described in the console (editableDatasetProperties) or by ingestion, and fails an undescribed one', async () => {
+    const inConsole = dataset('hive', 'default.console_described');
+    const ingested = dataset('hive', 'default.ingested');
+    const bare = dataset('hive', 'default.bare');
+    // What the console's "Edit description" writes, as DataHub's UI does.
+    assert.equal((await f.served.client.call('POST', `/openapi/v2/entity/dataset/${path(inConsole)}/editableDatasetProperties`, { description: 'Described in the console' })).status, 200);
+    assert.equal((await f.served.client.call('POST', `/openapi/v2/entity/dataset/${path(ingested)}/datasetProperties`, { description: 'Ingested' })).status, 200);
+    assert.equal((await f.served.client.call('POST', `/openapi/v2/entity/dataset/${path(bare)}/datasetProperties`, { name: 'bare' })).status, 200);
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests?new=1'));
+    for (const [urn, verdict] of [[inConsole, 'Passes'], [ingested, 'Passes'], [bare, 'Fails']] as const) {
+      await page.getByLabel('Entity URN').fill(urn);
+      await page.getByRole('button', { name: 'Try the definition' }).click();
+      await page.locator('.tests-verdict').getByText(verdict, { exact: true }).waitFor();
+    }
+  });
+
+  it('marks Name and Category as required, and says so in words when one is missing; nothing is written', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests?new=1'));
+    assert.equal(await page.locator('label[for="test-name"]').innerText(), 'Name (required)');
+    assert.equal(await page.locator('label[for="test-category"]').innerText(), 'Category (required)');
+    assert.equal(await page.locator('label[for="test-mode"]').innerText(), 'Mode');
+    await page.getByLabel('Name').fill('Has no category');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    const missing = page.locator('#test-category-missing');
+    await missing.waitFor();
+    assert.equal(await missing.innerText(), 'Category is required: give the test one, such as “Documentation”.');
+    const input = page.getByLabel('Category');
+    assert.equal(await input.getAttribute('aria-invalid'), 'true');
+    assert.equal(await input.getAttribute('aria-describedby'), 'test-category-missing');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'test-category');
+    assert.equal(await page.locator('#test-name-missing').count(), 0, 'the name is given');
+    await assertAccessible(page, 'tests: a required field missing');
+    // Both missing: both say so, the first has the focus.
+    await page.getByLabel('Name').fill('');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    assert.equal(await page.locator('#test-name-missing').innerText(), 'Name is required: give the test one, such as “Datasets are described”.');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'test-name');
+    assert.ok(page.url().endsWith('#/tests?new=1'), 'still the new-test form');
+    assert.equal((await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:has-no-category')}/testInfo`)).status, 404, 'nothing written');
+    // Typing clears the field's message; filled in, the test is created.
+    await page.getByLabel('Name').fill('Now complete');
+    assert.equal(await page.locator('#test-name-missing').count(), 0);
+    await page.getByLabel('Category').fill('Documentation');
+    assert.equal(await page.locator('.tests-missing').count(), 0);
+    await page.getByRole('button', { name: 'Create test' }).click();
+    await page.waitForURL(/#\/tests\?urn=urn%3Ali%3Atest%3Anow-complete$/);
   });
 
   it('deletes a test after a confirmation naming it; the list says so and no longer has it', async () => {

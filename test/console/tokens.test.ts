@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Client } from '../reliability/client.js';
 import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
 
@@ -167,6 +169,21 @@ describe('console: tokens', { skip: BROWSER_SKIP }, () => {
       await assertAccessible(page, `tokens: a ${role}`);
       assert.equal(await page.getByLabel('Name').count(), 0, `${role}: no form`);
     }
+  });
+
+  it('a token made by `urnbase token create` shows as created by the command line, not by __datahub_system', async () => {
+    const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+    const made = spawnSync(process.execPath, [main, 'token', 'create', '--name', 'from-cli', '--role', 'viewer', ...f.served.target.args], { encoding: 'utf8' });
+    assert.deepEqual([made.status, made.stderr], [0, '']);
+    const listed = (await f.served.client.call('GET', '/openapi/v2/auth/tokens')).body.find((t: { name: string }) => t.name === 'from-cli');
+    assert.equal(listed.createdBy, 'urn:li:corpuser:__datahub_system', 'the stored actor is unchanged');
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tokens'));
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'from-cli', exact: true }) });
+    const creator = row.getByRole('cell').nth(4);
+    assert.equal(await creator.innerText(), 'command line or first start');
+    assert.equal(await creator.getAttribute('title'), 'urn:li:corpuser:__datahub_system');
+    assert.equal(await page.getByText('__datahub_system', { exact: true }).count(), 0);
   });
 
   it('fits a 375-px-wide window', async () => {

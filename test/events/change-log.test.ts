@@ -156,6 +156,19 @@ describe('the change log (GET /openapi/v2/events)', () => {
     assert.equal(page.events.length, 1);
     assert.equal(page.nextAfter, page.events[0]!.sequence);
 
+    // Entity types left out: a positive filter's opposite, in any case, also with latest=N.
+    assert.deepEqual(shown(await read(`after=${start}&excludeEntityTypes=CHART`)), shown(all).filter((e) => e.startsWith('dataset ')));
+    assert.ok(shown(all).some((e) => e.startsWith('chart ')));
+    assert.deepEqual(shown(await read(`latest=1000&excludeEntityTypes=dataset,%20chart`)), []);
+    // The catalog's own entities (bootstrapped dataType, entityType, dataPlatform) are in the log and can be left out.
+    const system = ['dataPlatform', 'dataType', 'entityType'];
+    const everything = await read('latest=1000');
+    assert.ok(everything.events.some((e) => system.includes(e.entityType)), 'the bootstrap wrote system entities');
+    const withoutSystem = await read(`latest=1000&excludeEntityTypes=${system.join(',')}`);
+    assert.deepEqual(withoutSystem.events.filter((e) => system.includes(e.entityType)), []);
+    assert.deepEqual(shown(withoutSystem), shown(everything));
+    assert.equal(withoutSystem.nextAfter, everything.nextAfter);
+
     // Nothing matched: an empty page that still moves past the events read.
     assert.deepEqual(await read(`after=${start}&entityType=dashboard`), { events: [], nextAfter: all.nextAfter });
     // A waiting filtered read wakes for a matching change only.
@@ -172,6 +185,7 @@ describe('the change log (GET /openapi/v2/events)', () => {
     ['aspect=nope', 'aspect: no entity type has an aspect "nope"'],
     ['actor=jdoe', 'actor: expected the actor\'s URN (urn:li:corpuser:…), got "jdoe"'],
     ['latest=5&entityType=nope', 'entityType: unknown entity type "nope"'],
+    ['excludeEntityTypes=dataset,nope', 'excludeEntityTypes: unknown entity type "nope"'],
     ['after=-1', 'after must be a sequence number (a non-negative integer), got "-1"'],
     ['after=abc', 'after must be a sequence number (a non-negative integer), got "abc"'],
     ['limit=0', 'limit must be an integer from 1 to 1000, got "0"'],

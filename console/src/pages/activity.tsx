@@ -1,10 +1,11 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
-import { ErrorMessage, shortUrn } from '../components/common';
+import { Breakable, ErrorMessage, shortUrn } from '../components/common';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
 import type { Session } from '../session';
+import { SYSTEM, SYSTEM_TYPES } from './search-query';
 import './activity.css';
 
 /** One change-log event, as `GET /openapi/v2/events` gives it: the aspect's value after the change and before it. */
@@ -38,10 +39,15 @@ function filtersOf(params: URLSearchParams): Filters {
   return { entityType: params.get('entityType')?.trim() ?? '', actor: params.get('actor')?.trim() ?? '', aspect: params.get('aspect')?.trim() ?? '' };
 }
 
-/** The filters as the change-log query takes them: an actor given by user name becomes its URN. */
-function filterQuery(filters: Filters): URLSearchParams {
+/**
+ * The filters as the change-log query takes them: an actor given by user name becomes its URN. The
+ * catalog's own entities (written at its first start) are left out unless shown or asked for by type,
+ * so that a newcomer's first rows are their own writes, not the bootstrap's.
+ */
+function filterQuery(filters: Filters, showSystem: boolean): URLSearchParams {
   const query = new URLSearchParams();
   if (filters.entityType) query.set('entityType', filters.entityType);
+  else if (!showSystem) query.set('excludeEntityTypes', SYSTEM_TYPES.join(','));
   if (filters.actor) query.set('actor', filters.actor.startsWith('urn:') ? filters.actor : `${USER_PREFIX}${filters.actor}`);
   if (filters.aspect) query.set('aspect', filters.aspect);
   return query;
@@ -74,7 +80,8 @@ type State = 'starting' | 'live' | 'paused' | 'retrying' | 'refused';
  */
 export default function Activity({ route }: { route: Route; session: Session }) {
   const filters = filtersOf(route.params);
-  const query = filterQuery(filters);
+  const showSystem = route.params.get(SYSTEM) === '1';
+  const query = filterQuery(filters, showSystem);
   const filterKey = query.toString();
   // The events shown and the filters they were read with: others' are not shown, not even for a moment.
   const [feed, setFeed] = useState<{ filter: string; events: ChangeEvent[] }>({ filter: filterKey, events: [] });
@@ -150,7 +157,7 @@ export default function Activity({ route }: { route: Route; session: Session }) 
       if (!next.delete(sequence)) next.add(sequence);
       return next;
     });
-  const filtered = filterKey !== '';
+  const filtered = Object.values(filters).some((v) => v !== '');
 
   return (
     <>
@@ -164,9 +171,10 @@ export default function Activity({ route }: { route: Route; session: Session }) 
         </span>
       </div>
       <p class="muted">
-        {filtered ? 'The committed changes that match the filters' : 'Every committed change to the catalog'}, newest first (the last {KEEP}).
+        {filtered ? 'The committed changes that match the filters' : showSystem ? 'Every committed change to the catalog' : 'Every committed change to the catalog but its own entities'}, newest
+        first (the last {KEEP}).
       </p>
-      <FilterForm key={filterKey} filters={filters} events={events} />
+      <FilterForm key={filterKey} filters={filters} showSystem={showSystem} events={events} />
       <ErrorMessage error={error} />
       {events.length === 0 ? (
         feed.filter === filterKey && state !== 'starting' && state !== 'refused' && <p class="muted">{filtered ? 'No changes match the filters.' : 'No changes yet.'}</p>
@@ -194,7 +202,7 @@ export default function Activity({ route }: { route: Route; session: Session }) 
                     <td title={e.created.actor}>{e.created.actor.replace(/^urn:li:corpuser:/, '')}</td>
                     <td>
                       <a href={href('/entity', { urn: e.urn })} title={e.urn}>
-                        {entityName(e.urn)}
+                        <Breakable text={entityName(e.urn)} />
                       </a>{' '}
                       <span class="muted">{e.entityType}</span>
                     </td>
@@ -238,7 +246,7 @@ const STATE_TEXT: Record<State, string> = {
 };
 
 /** The filters, applied by going to their URL; suggestions are the values of the changes shown. */
-function FilterForm({ filters, events }: { filters: Filters; events: readonly ChangeEvent[] }) {
+function FilterForm({ filters, showSystem, events }: { filters: Filters; showSystem: boolean; events: readonly ChangeEvent[] }) {
   const [draft, setDraft] = useState<Filters>(filters);
   const seen = (pick: (e: ChangeEvent) => string) => [...new Set(events.map(pick))].sort();
   const suggestions: Record<keyof Filters, string[]> = {
@@ -253,7 +261,7 @@ function FilterForm({ filters, events }: { filters: Filters; events: readonly Ch
       aria-label="Filter the changes"
       onSubmit={(event) => {
         event.preventDefault();
-        navigate(href('/activity', { ...draft }));
+        navigate(href('/activity', { ...draft, [SYSTEM]: showSystem ? '1' : undefined }));
       }}
     >
       {FILTERS.map(({ key, label, placeholder }) => (
@@ -277,10 +285,23 @@ function FilterForm({ filters, events }: { filters: Filters; events: readonly Ch
       <div class="row activity-filter-buttons">
         <button type="submit">Filter</button>
         {any && (
-          <a href={href('/activity')} class="activity-clear">
+          <a href={href('/activity', { [SYSTEM]: showSystem ? '1' : undefined })} class="activity-clear">
             Clear filters
           </a>
         )}
+      </div>
+      <div class="check activity-system">
+        <input
+          id="activity-system"
+          type="checkbox"
+          checked={showSystem}
+          aria-describedby="activity-system-help"
+          onChange={(e) => navigate(href('/activity', { ...filters, [SYSTEM]: (e.target as HTMLInputElement).checked ? '1' : undefined }))}
+        />
+        <label for="activity-system">Show system entities</label>
+        <span id="activity-system-help" class="muted">
+          Data platforms, data types and entity types (an entity type filter shows its own)
+        </span>
       </div>
     </form>
   );

@@ -106,7 +106,11 @@ function Hop({ from, name, direction, ancestors, onEmpty }: { from: string; name
     <>
       {walk.results.length === 0 ? (
         // Under a node, its row says so (a line per leaf would double the graph's height).
-        !onEmpty && <p class="muted lineage-none">Nothing {way.word} of {name}.</p>
+        !onEmpty && (
+          <p class="muted lineage-none">
+            Nothing {way.word} of <Breakable text={name} />.
+          </p>
+        )
       ) : (
         <ul class="lineage-hop" aria-label={`${way.title} of ${name}`} ref={list}>
           {walk.results.map((r) => (
@@ -139,7 +143,7 @@ function NodeText({ label, name, urn, end }: { label: NodeLabel; name: string; u
         </strong>
       )}
       <span class="node-meta">
-        {[label.kind, label.platform, qualified, label.context].filter(Boolean).join(' · ')}
+        <Breakable text={[label.kind, label.platform, qualified, label.context].filter(Boolean).join(' · ')} />
         {end && <span class="node-end"> · {end}</span>}
       </span>
     </div>

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
-import { ErrorMessage, Loading, shortUrn } from '../components/common';
+import { Breakable, ErrorMessage, Loading, shortUrn } from '../components/common';
 import { currentRoute, href, navigate, type Route } from '../router';
 import type { Session } from '../session';
 import { descriptionOf, entityTypeOf, nameOf, platformOf, tagsOf, type EntityV3 } from './entity-info';
@@ -251,12 +251,16 @@ function Result({ entity }: { entity: EntityV3 }) {
   return (
     <li class="card result">
       <h3>
-        <a href={href('/entity', { urn: entity.urn })}>{nameOf(entity)}</a>
+        <a href={href('/entity', { urn: entity.urn })}>
+          <Breakable text={nameOf(entity)} />
+        </a>
       </h3>
       <p class="muted result-meta">
         <span>{entityTypeOf(entity.urn)}</span>
         {platform && <span>{shortUrn(platform)}</span>}
-        <code class="result-urn">{entity.urn}</code>
+        <code class="result-urn">
+          <Breakable text={entity.urn} />
+        </code>
       </p>
       {description && <p class="result-description">{description.length > 300 ? `${description.slice(0, 300)}…` : description}</p>}
       {tags.length > 0 && (

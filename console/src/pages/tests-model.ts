@@ -22,12 +22,30 @@ export interface Draft {
 
 export const TEST_PREFIX = 'urn:li:test:';
 
+/**
+ * A new test's definition: datasets are described. Either description counts: ingestion writes
+ * `datasetProperties`, the console's "Edit description" (as DataHub's UI) `editableDatasetProperties`.
+ */
 export const NEW_DEFINITION = `{
   "on": {"types": ["dataset"]},
   "rules": [
-    {"property": "datasetProperties.description", "operator": "exists"}
+    {"or": [
+      {"property": "datasetProperties.description", "operator": "exists"},
+      {"property": "editableDatasetProperties.description", "operator": "exists"}
+    ]}
   ]
 }`;
+
+/** The fields a test cannot be saved without (testInfo's required name and category), as the form labels them. */
+export const REQUIRED_FIELDS = [
+  { key: 'name', label: 'Name', example: 'Datasets are described' },
+  { key: 'category', label: 'Category', example: 'Documentation' },
+] as const satisfies ReadonlyArray<{ key: keyof Draft; label: string; example: string }>;
+
+/** The required fields the draft leaves empty. */
+export function missingFields(draft: Draft): Array<(typeof REQUIRED_FIELDS)[number]['key']> {
+  return REQUIRED_FIELDS.filter((f) => draft[f.key].trim() === '').map((f) => f.key);
+}
 
 export function draftOf(urn: string, info: TestInfo): Draft {
   return {

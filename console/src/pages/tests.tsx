@@ -4,7 +4,7 @@ import { ErrorMessage, Loading } from '../components/common';
 import { href, navigate, type Route } from '../router';
 import { canWrite, type Session } from '../session';
 import { DefinitionEditor } from './tests-editor';
-import { draftOf, emptyDraft, infoOf, selectsNothing, slug, TEST_PREFIX, type Draft, type TestInfo } from './tests-model';
+import { draftOf, emptyDraft, infoOf, missingFields, REQUIRED_FIELDS, selectsNothing, slug, TEST_PREFIX, type Draft, type TestInfo } from './tests-model';
 import { RunOverCatalog } from './tests-run';
 import { TryDefinition } from './tests-try';
 import './tests.css';
@@ -283,24 +283,54 @@ interface FormProps {
 
 /** The test's fields and definition; read-only for viewers. */
 function TestForm({ draft, onChange, editable, isNew, onSave, busy, error, refusal, saved }: FormProps) {
+  // The required fields found empty at the last submit: each says so under itself, in words.
+  const [missing, setMissing] = useState<ReadonlyArray<keyof Draft>>([]);
   const field =
     (key: keyof Draft) =>
-    (e: Event) =>
+    (e: Event) => {
       onChange({ ...draft, [key]: (e.target as HTMLInputElement).value });
+      if (missing.includes(key)) setMissing(missing.filter((k) => k !== key));
+    };
   const readOnly = !editable;
+  const required = (key: 'name' | 'category') => {
+    const spec = REQUIRED_FIELDS.find((f) => f.key === key)!;
+    const shown = missing.includes(key);
+    return {
+      input: { required: true, 'aria-invalid': shown ? ('true' as const) : undefined, 'aria-describedby': shown ? `test-${key}-missing` : undefined },
+      label: editable && <span class="tests-required"> (required)</span>,
+      message: shown && (
+        <p class="error tests-missing" id={`test-${key}-missing`}>
+          {spec.label} is required: give the test one, such as “{spec.example}”.
+        </p>
+      ),
+    };
+  };
+  const name = required('name');
+  const category = required('category');
   return (
     <section class="card" aria-labelledby="tests-definition">
       <h2 id="tests-definition">Definition</h2>
       <form
+        // The form says what is missing in words, not only in the browser's tooltip.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
+          const empty = missingFields(draft);
+          setMissing(empty);
+          if (empty.length > 0) {
+            document.getElementById(`test-${empty[0]}`)?.focus();
+            return;
+          }
           onSave();
         }}
       >
         <div class="tests-fields">
           <div>
-            <label for="test-name">Name</label>
-            <input id="test-name" type="text" value={draft.name} readOnly={readOnly} required onInput={field('name')} />
+            <label for="test-name">
+              Name{name.label}
+            </label>
+            <input id="test-name" type="text" value={draft.name} readOnly={readOnly} {...name.input} onInput={field('name')} />
+            {name.message}
           </div>
           {isNew && (
             <div>
@@ -312,8 +342,11 @@ function TestForm({ draft, onChange, editable, isNew, onSave, busy, error, refus
             </div>
           )}
           <div>
-            <label for="test-category">Category</label>
-            <input id="test-category" type="text" value={draft.category} readOnly={readOnly} required onInput={field('category')} />
+            <label for="test-category">
+              Category{category.label}
+            </label>
+            <input id="test-category" type="text" value={draft.category} readOnly={readOnly} {...category.input} onInput={field('category')} />
+            {category.message}
           </div>
           <div>
             <label for="test-mode">Mode</label>

@@ -271,7 +271,7 @@ function TokenTable({ tokens, error, onStart, onFailed, onRevoked }: Reports & {
                   <td>
                     <Time iso={t.createdAt} />
                   </td>
-                  <td title={t.createdBy}>{t.createdBy.replace(/^urn:li:corpuser:/, '')}</td>
+                  <td title={t.createdBy}>{creatorName(t.createdBy)}</td>
                   <td>{t.expiresAt ? <Time iso={t.expiresAt} suffix={expired ? ' (expired)' : ''} /> : 'never'}</td>
                   <td>{t.lastUsedAt ? <Time iso={t.lastUsedAt} /> : 'never'}</td>
                   <td>{t.revokedAt ? <Time iso={t.revokedAt} /> : 'no'}</td>
@@ -312,6 +312,17 @@ function ConfirmRevoke({ name, busy, onYes, onCancel }: { name: string; busy: bo
 }
 
 /** A URN that may wrap after its colons (`urn:li:corpuser:` then the name), not inside the name. */
+/**
+ * The actor the server records for the tokens it makes itself: `urnbase token create` and the
+ * admin token of a first start. Shown as what made them, not as DataHub's internal user name.
+ */
+const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+
+/** Who created a token: a user by name (`admin`), the system as the command line or first start. */
+function creatorName(actor: string): string {
+  return actor === SYSTEM_ACTOR ? 'command line or first start' : actor.replace(/^urn:li:corpuser:/, '');
+}
+
 function BreakAfterColons({ text }: { text: string }) {
   return (
     <>

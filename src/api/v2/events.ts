@@ -7,7 +7,7 @@ const READ = { permission: 'read' } as const;
 
 /** `GET /openapi/v2/events`: the change log after a sequence, long-polling when asked. */
 export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog, registry: Registry): void {
-  app.get<{ Querystring: { after?: string; limit?: string; wait?: string; latest?: string; entityType?: string; aspect?: string; actor?: string } }>(
+  app.get<{ Querystring: { after?: string; limit?: string; wait?: string; latest?: string; entityType?: string; excludeEntityTypes?: string; aspect?: string; actor?: string } }>(
     '/openapi/v2/events',
     {
       config: READ,
@@ -15,7 +15,7 @@ export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog, registry
         // DataHub's events API calls its equivalent `poll`.
         operationId: 'pollEvents',
         tags: ['Change log'],
-        summary: 'Committed aspect changes after a sequence, in order, of one entity type, aspect or actor if asked: {events:[{sequence, urn, entityType, aspectName, changeType, created, aspect, previousAspectValue, systemMetadata}], nextAfter}',
+        summary: 'Committed aspect changes after a sequence, in order, of one entity type, aspect or actor if asked, leaving out entity types if asked: {events:[{sequence, urn, entityType, aspectName, changeType, created, aspect, previousAspectValue, systemMetadata}], nextAfter}',
         querystring: {
           type: 'object',
           properties: {
@@ -24,13 +24,14 @@ export function eventRoutes(app: FastifyInstance, changeLog: ChangeLog, registry
             wait: { type: 'string', description: `when none is newer, wait up to this many seconds for one (default 0, at most ${MAX_WAIT_SECONDS})` },
             latest: { type: 'string', description: `instead of after/limit/wait: the newest events, at most this many (1 to ${MAX_EVENTS}), oldest first` },
             entityType: { type: 'string', description: 'only the events of this entity type (e.g. dataset)' },
+            excludeEntityTypes: { type: 'string', description: 'none of the events of these entity types, comma-separated (e.g. dataPlatform,dataType,entityType)' },
             aspect: { type: 'string', description: 'only the events of this aspect (e.g. globalTags)' },
             actor: { type: 'string', description: 'only the events written by this actor (its URN, e.g. urn:li:corpuser:jdoe)' },
           },
         },
         answers: {
           200: { description: 'The events, oldest first, and where to continue', body: ref('ChangeLogPage') },
-          400: 'after, limit, wait or latest is not a number in range, or latest comes with the others; an unknown entityType or aspect, or an actor that is not a URN',
+          400: 'after, limit, wait or latest is not a number in range, or latest comes with the others; an unknown entityType, excludeEntityTypes or aspect, or an actor that is not a URN',
         },
       },
     },

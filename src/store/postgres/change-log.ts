@@ -12,6 +12,7 @@ export class PostgresChangeLog {
     const equal = (column: string, value: unknown) => where.push(`${column} = $${values.push(value)}`);
     if (filter.upTo !== undefined) where.push(`sequence <= $${values.push(filter.upTo)}`);
     if (filter.entityType !== undefined) equal('entity_type', filter.entityType);
+    if (filter.excludeEntityTypes?.length) where.push(`entity_type <> ALL($${values.push([...filter.excludeEntityTypes])}::text[])`);
     if (filter.aspect !== undefined) equal('aspect', filter.aspect);
     if (filter.actor !== undefined) equal('created_by', filter.actor);
     const order = filter.newestFirst ? 'DESC' : '';

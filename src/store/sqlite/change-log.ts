@@ -21,7 +21,7 @@ const PRUNE_CHUNK = 5000;
 /** Reads and prunes SQLite's change log (SqliteWriter appends to it, in the commit's transaction). */
 export class SqliteChangeLog {
   private readonly stmt;
-  /** Filtered reads, prepared once per shape (which filters, which order): at most 32. */
+  /** Filtered reads, prepared once per shape (which filters, which order): at most 64. */
   private readonly filtered = new Map<string, Database.Statement<unknown[], EventRow>>();
 
   constructor(private readonly db: Database.Database) {
@@ -41,6 +41,8 @@ export class SqliteChangeLog {
     const equal = (expression: string, value: unknown) => (where.push(`${expression} = ?`), values.push(value));
     if (filter.upTo !== undefined) (where.push('c.sequence <= ?'), values.push(filter.upTo));
     if (filter.entityType !== undefined) equal('c.entity_type', filter.entityType);
+    // One JSON list parameter, so that any number of exclusions is one prepared statement.
+    if (filter.excludeEntityTypes?.length) (where.push('c.entity_type NOT IN (SELECT value FROM json_each(?))'), values.push(JSON.stringify(filter.excludeEntityTypes)));
     // The aspect as the columns read it: from the aspects row the event refers to, if any.
     if (filter.aspect !== undefined) equal('coalesce(a.aspect, c.aspect)', filter.aspect);
     if (filter.actor !== undefined) equal('c.created_by', filter.actor);
