@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorMessage, shortUrn } from '../components/common';
+import { faultyField } from '../errors';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
 import type { Session } from '../session';
@@ -166,8 +167,8 @@ export default function Activity({ route }: { route: Route; session: Session }) 
       <p class="muted">
         {filtered ? 'The committed changes that match the filters' : 'Every committed change to the catalog'}, newest first (the last {KEEP}).
       </p>
-      <FilterForm key={filterKey} filters={filters} events={events} />
-      <ErrorMessage error={error} />
+      <FilterForm key={filterKey} filters={filters} events={events} refused={state === 'refused' ? faultyField(error) : undefined} />
+      <ErrorMessage error={error} id="activity-error" />
       {events.length === 0 ? (
         feed.filter === filterKey && state !== 'starting' && state !== 'refused' && <p class="muted">{filtered ? 'No changes match the filters.' : 'No changes yet.'}</p>
       ) : (
@@ -234,11 +235,12 @@ const STATE_TEXT: Record<State, string> = {
   live: 'Live',
   paused: 'Paused',
   retrying: 'Reconnecting…',
-  refused: 'Stopped',
+  // A refused filter is not the feed failing: the refusal says what to change, next to the field.
+  refused: '',
 };
 
 /** The filters, applied by going to their URL; suggestions are the values of the changes shown. */
-function FilterForm({ filters, events }: { filters: Filters; events: readonly ChangeEvent[] }) {
+function FilterForm({ filters, events, refused }: { filters: Filters; events: readonly ChangeEvent[]; refused: string | undefined }) {
   const [draft, setDraft] = useState<Filters>(filters);
   const seen = (pick: (e: ChangeEvent) => string) => [...new Set(events.map(pick))].sort();
   const suggestions: Record<keyof Filters, string[]> = {
@@ -265,6 +267,8 @@ function FilterForm({ filters, events }: { filters: Filters; events: readonly Ch
             value={draft[key]}
             placeholder={placeholder}
             list={`activity-${key}-seen`}
+            aria-invalid={refused === key || undefined}
+            aria-describedby={refused === key ? 'activity-error' : undefined}
             onInput={(e) => setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value.trim() })}
           />
           <datalist id={`activity-${key}-seen`}>
