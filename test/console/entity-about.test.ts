@@ -263,7 +263,7 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     assert.equal(await read(f, urn, 'editableDatasetProperties').then((v) => v.description), 'Short, at last');
   });
 
-  it('a description draft and a property value draft survive the token being revoked mid-edit, and go once saved', async () => {
+  it('a description draft and a property value draft survive the token being revoked mid-edit for the same person only, and go once saved', async () => {
     const urn = dataset('drafted');
     await seedDataset(f, 'drafted', { editableDatasetProperties: { description: 'Old words' } });
     const made = (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'about-editor', role: 'editor' })).body as { token: string; id: string };
@@ -281,8 +281,18 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await page.waitForURL(/#\/sign-in/);
     assert.equal(await read(f, urn, 'editableDatasetProperties').then((v) => v.description), 'Old words');
 
-    // Back, signed in again: both edits are where they were left.
-    await signIn(page, (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'about-editor-2', role: 'editor' })).body.token);
+    // Someone else signs in, in the same tab: the drafts are not theirs, and not shown to them.
+    await signIn(page, (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'about-other', role: 'editor' })).body.token);
+    await open(f, page, urn);
+    await facts.getByRole('button', { name: 'Edit description' }).waitFor();
+    assert.equal(await facts.getByLabel('Description (markdown)').count(), 0);
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Limit (about.limit)' });
+    assert.equal(await properties.getByLabel('Value (a number)').inputValue(), '');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/#\/sign-in/);
+
+    // Back, the same person signed in with a new token: both edits are where they were left.
+    await signIn(page, (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'about-editor', role: 'editor' })).body.token);
     await open(f, page, urn);
     assert.equal(await facts.getByLabel('Description (markdown)').inputValue(), 'New words, *not yet saved*');
     assert.equal(await properties.getByLabel('Property', { exact: true }).inputValue(), LIMIT);
