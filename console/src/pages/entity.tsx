@@ -101,7 +101,7 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
   const domains = aspect(entity, 'domains')?.domains;
   const domain = Array.isArray(domains) ? domains.find((d): d is string => typeof d === 'string') : undefined;
   const names = useNames([...owners.flatMap((o) => (o.typeUrn ? [o.owner, o.typeUrn] : [o.owner])), ...terms, ...(domain ? [domain] : [])]);
-  const editing = { urn, session, onChanged, names };
+  const editing = { urn, session, onChanged, names, revision: entity };
   const removed = aspect(entity, 'status')?.removed === true;
   const trail = useTrail(entity);
   const subTypes = subTypesOf(entity);
