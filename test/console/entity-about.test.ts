@@ -222,7 +222,7 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await facts.locator('datalist option[value="urn:li:domain:sales"]').waitFor({ state: 'attached' });
     await domain.fill(SALES);
     await facts.getByRole('button', { name: 'Set domain' }).click();
-    await facts.getByRole('status').getByText('Moved into the domain sales.').waitFor();
+    await facts.getByRole('status').getByText('Moved into the domain Sales.', { exact: true }).waitFor();
     assert.deepEqual((await read(f, urn, 'domains')).domains, [SALES]);
     await facts.getByRole('link', { name: 'Sales' }).waitFor();
     await assertAccessible(page, 'entity page with a term and a domain');
@@ -235,6 +235,79 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await facts.getByRole('status').getByText('Removed from its domain.').waitFor();
     await facts.getByText('No domain.').waitFor();
     assert.deepEqual((await read(f, urn, 'domains')).domains, []);
+  });
+
+  it('a person may own in several roles; an owners error goes when its editor closes, and after a success in another editor', async () => {
+    const urn = dataset('roles');
+    await seedDataset(f, 'roles');
+    const page = await f.signedIn();
+    const facts = await open(f, page, urn);
+    // Nothing yet: each "No …." is a sentence of its own before its Edit button.
+    assert.equal(await facts.locator('dd').filter({ hasText: 'No owners.' }).innerText(), 'No owners. Edit owners');
+    assert.equal(await facts.locator('dd').filter({ hasText: 'No glossary terms.' }).innerText(), 'No glossary terms. Edit glossary terms');
+    assert.equal(await facts.locator('dd').filter({ hasText: 'No description.' }).innerText(), 'No description. Edit description');
+    assert.equal(await facts.locator('dd').filter({ hasText: 'No domain.' }).innerText(), 'No domain. Edit domain');
+
+    await facts.getByRole('button', { name: 'Edit owners' }).click();
+    const owner = facts.getByLabel('Owner (user or group)');
+    await owner.fill(JDOE);
+    await facts.getByLabel('Ownership type').selectOption({ label: 'Technical owner' });
+    await facts.getByRole('button', { name: 'Add owner' }).click();
+    await facts.getByRole('status').getByText('Added jdoe as technical owner.').waitFor();
+    await owner.fill(JDOE);
+    await facts.getByLabel('Ownership type').selectOption({ label: 'Data steward' });
+    await facts.getByRole('button', { name: 'Add owner' }).click();
+    await facts.getByRole('status').getByText('Added jdoe as data steward.').waitFor();
+    await facts.getByRole('button', { name: 'Remove owner Jane Doe (Technical owner)' }).waitFor();
+    await facts.getByRole('button', { name: 'Remove owner Jane Doe (Data steward)' }).waitFor();
+    assert.deepEqual((await read(f, urn, 'ownership')).owners.map((o: { owner: string; type: string }) => [o.owner, o.type]), [
+      [JDOE, 'TECHNICAL_OWNER'],
+      [JDOE, 'DATA_STEWARD'],
+    ]);
+
+    // Refused, then closed: the error goes with the editor.
+    const refusal = facts.getByText('An owner is a user or a group: pick one from the suggestions (urn:li:corpuser:… or urn:li:corpGroup:…).', { exact: true });
+    await owner.fill('bob');
+    await facts.getByRole('button', { name: 'Add owner' }).click();
+    await refusal.waitFor();
+    await facts.getByRole('button', { name: 'Done' }).click();
+    assert.equal(await refusal.count(), 0);
+    assert.equal(await facts.getByRole('alert').count(), 0);
+
+    // Refused again, then a term is added: that success clears it too.
+    await facts.getByRole('button', { name: 'Edit owners' }).click();
+    await owner.fill('bob');
+    await facts.getByRole('button', { name: 'Add owner' }).click();
+    await refusal.waitFor();
+    await facts.getByRole('button', { name: 'Edit glossary terms' }).click();
+    await facts.getByLabel('Glossary term').fill(REVENUE);
+    await facts.getByRole('button', { name: 'Add term' }).click();
+    await facts.getByRole('status').getByText('Added the term Revenue.').waitFor();
+    await refusal.waitFor({ state: 'detached' });
+    assert.equal(await facts.getByRole('alert').count(), 0);
+  });
+
+  it('offers only what the type has: no domain, terms or platform on a user; no tags, domain, terms or platform on a domain', async () => {
+    const page = await f.signedIn();
+    const user = await open(f, page, JDOE);
+    // Users have tags, but no owners, terms, domain or platform; updateDescription does not take them.
+    await page.getByRole('heading', { name: 'Tags', exact: true }).waitFor();
+    assert.deepEqual(await user.locator('dt').allInnerTexts(), ['Description']);
+    assert.equal(await user.getByRole('button').count(), 0);
+
+    const domain = await open(f, page, SALES);
+    await domain.getByRole('button', { name: 'Edit description' }).waitFor();
+    await domain.getByRole('button', { name: 'Edit owners' }).waitFor();
+    assert.deepEqual(await domain.locator('dt').allInnerTexts(), ['Description', 'Owners']);
+    assert.equal(await page.getByRole('heading', { name: 'Tags', exact: true }).count(), 0);
+    assert.equal(await page.getByText('Platform').count(), 0);
+    await assertAccessible(page, 'a domain\'s page');
+
+    // A dataset has them all.
+    await seedDataset(f, 'typed');
+    const facts = await open(f, page, dataset('typed'));
+    await facts.getByRole('button', { name: 'Edit domain' }).waitFor();
+    assert.deepEqual(await facts.locator('dt').allInnerTexts(), ['Description', 'Platform', 'Owners', 'Glossary terms', 'Domain']);
   });
 
   it('says in words when a save is too large or gets no answer, keeps the draft, and clears the error once a save succeeds', async () => {

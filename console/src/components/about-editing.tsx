@@ -82,8 +82,9 @@ function Editable(props: { label: string; open: boolean; setOpen: (open: boolean
 
 const DESCRIPTION = 'description';
 
-export function DescriptionField({ urn, session, onChanged, revision, description }: Omit<AboutProps, 'names'> & { description?: string }) {
-  const writer = canWrite(session);
+export function DescriptionField({ urn, session, onChanged, revision, description, editable }: Omit<AboutProps, 'names'> & { description?: string; editable: boolean }) {
+  // Only where the type takes a description (updateDescription refuses the others).
+  const writer = canWrite(session) && editable;
   // A draft left by an edit interrupted (a sign-in bounce) reopens the editor with it.
   const [draft, setDraft] = useState<string | undefined>(() => (writer ? readDraft<string>(urn, DESCRIPTION) : undefined));
   const [preview, setPreview] = useState(false);
