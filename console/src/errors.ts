@@ -92,6 +92,7 @@ const EDIT_RULES: Rule[] = [
 
 /** Tokens (src/auth/tokens.ts). */
 const TOKEN_RULES: Rule[] = [
+  [/^Invalid, expired or revoked token/, () => ({ text: 'The server does not accept this token: it is mistyped, expired or revoked. Check it, or ask an admin for a new one.' })],
   [/^name must be 1 to 100 letters, digits/, () => ({ field: 'name', text: 'A token name is 1 to 100 letters, digits, ".", "_", "@" or "-", with no spaces: e.g. ci-loader.' })],
 ];
 
