@@ -42,6 +42,14 @@ async function open(f: ConsoleFixture, page: Page, urn: string) {
   return about(page);
 }
 
+/** Waits until `check` holds (at most 10 s), asking every 100 ms. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 10_000; !(await check()); ) {
+    assert.ok(Date.now() < end, 'never came to hold');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function signIn(page: Page, token: string) {
   await page.getByLabel('Access token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -341,7 +349,17 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     await seedDataset(f, 'drafted', { editableDatasetProperties: { description: 'Old words' } });
     const made = (await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'about-editor', role: 'editor' })).body as { token: string; id: string };
     const page = await f.signedIn(made.token);
+    const reading = new Set<unknown>();
+    let lastRead = Date.now();
+    page.on('request', (r) => (reading.add(r), (lastRead = Date.now())));
+    page.on('requestfinished', (r) => reading.delete(r));
+    page.on('requestfailed', (r) => reading.delete(r));
     const facts = await open(f, page, urn);
+    // The page settled (the type's aspects read, its Tags shown and their picker's first search
+    // made, lineage and history read): a read sent after the revocation below would bounce to
+    // sign-in before the save does.
+    await page.getByRole('heading', { name: 'Tags', exact: true }).waitFor();
+    await eventually(async () => reading.size === 0 && Date.now() - lastRead > 1000);
     await facts.getByRole('button', { name: 'Edit description' }).click();
     await facts.getByLabel('Description (markdown)').fill('New words, *not yet saved*');
     const properties = page.locator('section', { has: page.getByRole('heading', { name: 'Structured properties', exact: true }) });
