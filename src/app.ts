@@ -22,6 +22,7 @@ import { batchRoutesV3 } from './api/v3/batch.js';
 import { entityShapesV3 } from './api/v3/shapes.js';
 import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
+import { entityTypeRoutes, entityTypeShapes } from './api/v2/entity-types.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
 import { lineageRoutes, lineageShapes } from './api/lineage.js';
 import { filteredScrollRoutes, relationshipRoutes, relationshipShapes } from './api/relationships.js';
@@ -153,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     authenticate(req, done);
   });
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...signInHintShapes, ...eventShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...signInHintShapes, ...eventShapes, ...entityTypeShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -166,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   tokenRoutes(app, tokens);
   signInHintRoutes(app, { dataDir: options.dataDir, host: options.host, adminTokenFromEnv: options.adminToken !== undefined });
   eventRoutes(app, changeLog, registry);
+  entityTypeRoutes(app, registry);
   timelineRoutes(app, timeline);
   relationshipRoutes(app, relationships, registry);
   filteredScrollRoutes(app, relationships, registry, graph.lineageKinds());

@@ -90,6 +90,43 @@ const EDIT_RULES: Rule[] = [
   [/^Expected version (\S+), actual version (\S+) for aspect (\S+) of/, (m) => ({ text: `Someone else changed ${m[3]} since you loaded it (version ${m[1]} then, ${m[2]} now), so your change was not saved. Reload, then edit again.` })],
 ];
 
+/** Tokens (src/auth/tokens.ts). */
+const TOKEN_RULES: Rule[] = [
+  [/^Invalid, expired or revoked token/, () => ({ text: 'The server does not accept this token: it is mistyped, expired or revoked. Check it, or ask an admin for a new one.' })],
+  [/^name must be 1 to 100 letters, digits/, () => ({ field: 'name', text: 'A token name is 1 to 100 letters, digits, ".", "_", "@" or "-", with no spaces: e.g. ci-loader.' })],
+];
+
+/** The activity feed's filters (src/events/change-log.ts). */
+const ACTIVITY_RULES: Rule[] = [
+  [/^entityType: unknown entity type ("[^"]*")/, (m) => ({ field: 'entityType', text: `There is no entity type ${m[1]}. Give one such as dataset, chart or corpuser.` })],
+  [/^aspect: no entity type has an aspect ("[^"]*")/, (m) => ({ field: 'aspect', text: `No entity type has an aspect ${m[1]}. Give one such as globalTags, ownership or datasetProperties.` })],
+  [/^actor: expected the actor's URN \(.*\), got ("[^"]*")/, (m) => ({ field: 'actor', text: `${m[1]} is not an actor's URN. Give a user name, such as jdoe, or a URN, such as urn:li:corpuser:jdoe.` })],
+];
+
+/**
+ * Metadata-test definitions (src/metatests): the field is the message's own path (`rules[1].value`),
+ * which the test editor uses to mark the condition at fault.
+ */
+const PATH = String.raw`((?:rules|on)(?:\.[a-z]+|\[\d+\])*)`;
+const rule = (tail: string) => new RegExp(`^${PATH}${tail}`);
+const METATEST_RULES: Rule[] = [
+  [rule(String.raw`\.value: invalid regular expression ("(?:[^"\\]|\\.)*"): (?:error parsing regexp: )?(.*)$`), (m) => ({ field: `${m[1]}.value`, text: `${m[2]} is not a valid regular expression (${m[3]}). Check its brackets and escapes.` })],
+  [rule(String.raw`\.value: values must be numbers, ISO dates or epoch milliseconds`), (m) => ({ field: `${m[1]}.value`, text: 'Compare with a number, a date such as 2024-05-01, or epoch milliseconds.' })],
+  [rule(String.raw`\.property: ("[^"]*") is not a property of ([^:]+): (.*)$`), (m) => ({ field: `${m[1]}.property`, text: `${m[2]} is not a property of ${m[3]} (${m[4]}). Pick a property from the suggestions.` })],
+  [rule(String.raw`\.property: ("[^"]*") follows lineage more than once`), (m) => ({ field: `${m[1]}.property`, text: `${m[2]} follows lineage more than once: a property may take one lineage step.` })],
+  [rule(String.raw`\.property: expected a property path`), (m) => ({ field: `${m[1]}.property`, text: 'Give the property this condition checks, e.g. datasetProperties.description.' })],
+  [rule(String.raw`\.property: schema_fields_have_descriptions applies to the property schemaFields only`), (m) => ({ field: `${m[1]}.property`, text: 'Checking that schema fields all have descriptions applies to the property schemaFields only.' })],
+  [rule(String.raw`\.operator: unknown operator ("[^"]*")`), (m) => ({ field: `${m[1]}.operator`, text: `${m[2]} is not an operator. Pick one from the list.` })],
+  [rule(String.raw`\.operator: expected an operator`), (m) => ({ field: `${m[1]}.operator`, text: 'Pick the operator of this condition.' })],
+  [rule(String.raw`: operator \S+ needs a value`), (m) => ({ field: m[1], text: 'This condition compares with a value: give one.' })],
+  [rule(String.raw`: operator \S+ takes no value`), (m) => ({ field: m[1], text: 'This condition takes no value: remove it.' })],
+  [rule(String.raw`: predicates nest deeper than (\d+) levels`), (m) => ({ field: m[1], text: `Groups nest too deep: at most ${m[2]} levels.` })],
+  [/^definition: invalid JSON: (.*)$/, (m) => ({ text: `The definition is not valid JSON (${m[1]}).` })],
+  [/^on\.types: must be a non-empty list/, () => ({ field: 'on.types', text: 'Tick at least one entity type the test applies to.' })],
+  [/^on\.types(\[\d+\]): unknown entity type ("[^"]*")/, (m) => ({ field: `on.types${m[1]}`, text: `There is no entity type ${m[2]}.` })],
+  [/^on\.types(\[\d+\]): entity type ("[^"]*") cannot hold testResults/, (m) => ({ field: `on.types${m[1]}`, text: `Tests cannot apply to ${m[2]} entities: they hold no test results.` })],
+];
+
 /** What a status alone says, when the message itself adds nothing a person can act on. */
 function byStatus(status: number, message: string): string | undefined {
   if (status === NO_ANSWER) return 'The server could not be reached: it may be stopped, or the network is down. Nothing was saved; try again once it is back.';
@@ -107,7 +144,7 @@ function byStatus(status: number, message: string): string | undefined {
 
 /** The refusal `status: message` in words, with the field at fault when the message names one. */
 export function explain(status: number, message: string): Explained {
-  for (const [pattern, say] of [...PROPERTY_RULES, ...DEFINITION_RULES, ...EDIT_RULES]) {
+  for (const [pattern, say] of [...PROPERTY_RULES, ...DEFINITION_RULES, ...EDIT_RULES, ...TOKEN_RULES, ...ACTIVITY_RULES, ...METATEST_RULES]) {
     const m = pattern.exec(message);
     if (m) return { ...say(m), recognised: true };
   }

@@ -101,6 +101,7 @@ const successes: Exercise[] = [
   { id: 'listAccessTokens', status: 200, request: () => ({ method: 'GET', url: TOKENS }) },
   { id: 'whoAmI', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/auth/me' }) },
   { id: 'revokeAccessToken', status: 204, request: () => ({ method: 'DELETE', url: `${TOKENS}/${spareTokenId}` }) },
+  { id: 'getEntityType', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/entity-types/dataset' }) },
   { id: 'pollEvents', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/events?limit=2' }) },
   { id: 'getTimeline', status: 200, request: () => ({ method: 'GET', url: `/openapi/v2/timeline/v1/${enc(ds)}?categories=TAG&raw=true` }) },
   { id: 'getTimelineV1', status: 200, request: () => ({ method: 'GET', url: `/openapi/timeline/v1/${enc(ds)}?categories=TAG` }) },
@@ -209,6 +210,7 @@ const refusals: Exercise[] = [
   { id: 'evaluateTests', status: 404, request: () => ({ method: 'POST', url: '/gms/test?action=evaluate', payload: { urn: datasetUrn('openapi.missing') } }) },
   { id: 'createAccessToken', status: 400, request: () => ({ method: 'POST', url: TOKENS, payload: { name: 'x', role: 'root' } }) },
   { id: 'revokeAccessToken', status: 404, request: () => ({ method: 'DELETE', url: `${TOKENS}/no-such-id` }) },
+  { id: 'getEntityType', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/entity-types/nope' }) },
   { id: 'pollEvents', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/events?after=x' }) },
   { id: 'getTimeline', status: 400, request: () => ({ method: 'GET', url: `/openapi/v2/timeline/v1/${enc(ds)}?categories=NOPE` }) },
   { id: 'getTimelineV1', status: 400, request: () => ({ method: 'GET', url: `/openapi/timeline/v1/${enc(ds)}` }) },
@@ -351,7 +353,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 58);
+    assert.equal(operations.size, 59);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

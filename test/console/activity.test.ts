@@ -212,12 +212,23 @@ describe('console: activity', { skip: BROWSER_SKIP }, () => {
     assert.deepEqual([...new Set(await types())], ['dataType']);
   });
 
-  it('a filter the server refuses says why, and the feed stops asking', async () => {
+  it('a filter the server refuses says why in words at the field, and the feed stops asking without saying "Stopped"', async () => {
     const page = await f.signedIn();
     await page.goto(f.url('#/activity?entityType=nope'));
-    await page.getByRole('alert').getByText(/unknown entity type "nope"/).waitFor();
-    await page.getByRole('status').getByText('Stopped', { exact: true }).waitFor();
+    await page.getByRole('alert').getByText('There is no entity type "nope". Give one such as dataset, chart or corpuser.', { exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Entity type').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Entity type').getAttribute('aria-describedby'), 'activity-error');
+    assert.equal((await page.locator('.activity-head [role=status]').innerText()).trim(), '');
+    assert.equal(await page.getByText('Stopped').count(), 0);
     assert.equal(await page.locator('table.activity').count(), 0);
+    await page.goto(f.url('#/activity?aspect=nope'));
+    await page.getByRole('alert').getByText('No entity type has an aspect "nope". Give one such as globalTags, ownership or datasetProperties.', { exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Aspect').getAttribute('aria-invalid'), 'true');
+    await page.goto(f.url('#/activity?actor=urn%3Ajdoe'));
+    await page.getByRole('alert').getByText('"urn:jdoe" is not an actor\'s URN. Give a user name, such as jdoe, or a URN, such as urn:li:corpuser:jdoe.', { exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Actor').getAttribute('aria-invalid'), 'true');
+    await page.goto(f.url('#/activity?entityType=nope'));
+    await page.getByRole('alert').getByText('There is no entity type "nope". Give one such as dataset, chart or corpuser.', { exact: true }).waitFor();
     // Fixing it clears the error.
     await page.getByLabel('Entity type').fill('dataset');
     await page.getByRole('button', { name: 'Filter' }).click();

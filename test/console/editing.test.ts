@@ -110,13 +110,16 @@ describe('console: editing structured properties and tags on the entity page', {
     const properties = await openEntity(f, page, urn);
     const select = properties.getByLabel('Property', { exact: true });
     await select.selectOption({ label: 'Row count (e2e.rows)' });
-    // A number input: letters cannot be typed, and what does not read as a number is refused here.
+    // A decimal keypad; what does not read as a number is refused here, quoting what was typed.
     const rows = properties.getByLabel('Value (a number)');
-    assert.equal(await rows.getAttribute('type'), 'number');
-    await rows.pressSequentially('1e');
+    assert.equal(await rows.getAttribute('inputmode'), 'decimal');
+    await rows.pressSequentially('1e400');
     await properties.getByRole('button', { name: 'Save' }).click();
     const alert = properties.getByRole('alert');
-    await alert.getByText('Row count (e2e.rows) takes a number, such as 42 or 0.5: value 1 is not one.', { exact: true }).waitFor();
+    await alert.getByText('"1e400" is not a number. Row count (e2e.rows) takes a number, such as 42 or 0.5.', { exact: true }).waitFor();
+    await rows.fill('1e');
+    await properties.getByRole('button', { name: 'Save' }).click();
+    await alert.getByText('"1e" is not a number. Row count (e2e.rows) takes a number, such as 42 or 0.5.', { exact: true }).waitFor();
     assert.equal(await rows.getAttribute('aria-invalid'), 'true');
     assert.equal(await rows.getAttribute('aria-describedby'), await alert.getAttribute('id'));
     assert.equal((await read(f, urn, 'structuredProperties')).status, 404);

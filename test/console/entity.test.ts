@@ -23,6 +23,8 @@ describe('console: entity page', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
     await page.getByText(ORDERS, { exact: true }).waitFor();
     const about = page.locator('section', { has: page.getByRole('heading', { name: 'About' }) });
+    // The rows a dataset's aspects allow, once the type's aspects are read.
+    await about.getByRole('button', { name: 'Edit domain' }).waitFor();
     assert.deepEqual(await about.locator('dt').allInnerTexts(), ['Description', 'Platform', 'Owners', 'Glossary terms', 'Domain']);
     // The facts without their edit buttons (an admin has one for each editable fact).
     const facts = await about.locator('dd').evaluateAll((dds) =>

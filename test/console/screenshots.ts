@@ -157,7 +157,12 @@ try {
     const first = ((await client.call('GET', '/openapi/v2/auth/tokens')).body as Array<{ id: string; name: string }>).find((t) => t.name === 'dashboards')!;
     await client.call('DELETE', `/openapi/v2/auth/tokens/${first.id}`);
   }
-  await shoot('tokens', '#/tokens', 1280, 800, 'ingest-bot');
+  // With a name refused in words, the Name field marked.
+  await shoot('tokens', '#/tokens', 1280, 800, 'ingest-bot', false, undefined, async (page) => {
+    await page.getByLabel('Name').fill('has space');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByRole('alert').waitFor();
+  });
   // Activity filtered to datasets' tags, the newest change's diff open: one dataset's tags rewritten.
   const retagged = demoDataset(0);
   await client.call('POST', `/openapi/v2/entity/dataset/${encodeURIComponent(retagged.urn)}/globalTags`, { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] });

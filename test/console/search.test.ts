@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { assertAccessible, BROWSER_SKIP, consoleFixture } from './harness.js';
-import { CLICKS, ORDERS, seedCatalog, XSS_DESCRIPTION } from './search-seed.js';
+import { CLICKS, ORDERS, seedCatalog } from './search-seed.js';
 
 /** The names of the results shown, in order. */
 async function resultNames(page: Page): Promise<string[]> {
@@ -239,7 +239,8 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     });
     await page.goto(f.url('#/search?query=clicks'));
     await settled(page, '1 result');
-    await page.locator('ol.results').getByText(XSS_DESCRIPTION, { exact: true }).waitFor();
+    // Its markup is dropped from the summary, never run: the words are left.
+    await page.locator('ol.results .result-description').getByText('Clicks alert(1) and', { exact: true }).waitFor();
     assert.equal(await page.locator('ol.results img, ol.results script').count(), 0);
     assert.deepEqual(dialogs, []);
   });
@@ -259,5 +260,26 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     await settled(page, `1–20 of ${total} results`);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no horizontal overflow at 375 px');
     await assertAccessible(page, 'search, every entity');
+  });
+  it('a result summarises its markdown description as plain text, and the Domains facet names domains by their names', async () => {
+    const ledger = 'urn:li:dataset:(urn:li:dataPlatform:mysql,markdown.ledger,PROD)';
+    const finance = 'urn:li:domain:fin-7f3a';
+    const write = async (type: string, urn: string, aspects: Record<string, unknown>) =>
+      assert.equal((await f.served.client.call('POST', `/openapi/v2/entity/${type}?async=false`, [{ urn, aspects: Object.fromEntries(Object.entries(aspects).map(([k, v]) => [k, { value: v }])) }])).status, 200);
+    await write('domain', finance, { domainProperties: { name: 'Finance' } });
+    await write('dataset', ledger, {
+      datasetProperties: { name: 'ledger', description: '# Ledger\n\nOne row per **posting**, see [the docs](https://example.com/ledger).\n\n<script>alert(2)</script>' },
+      domains: { domains: [finance] },
+    });
+    const page = await f.signedIn();
+    await page.goto(f.url('#/search?query=ledger'));
+    await settled(page, '1 result');
+    const summary = page.locator('ol.results .result-description');
+    await summary.getByText('Ledger One row per posting, see the docs.', { exact: true }).waitFor();
+    assert.equal(await page.locator('ol.results .result-description *').count(), 0, 'no markup at all');
+    await page.getByRole('button', { name: 'Finance (1)' }).click();
+    await page.waitForURL(/domains=urn%3Ali%3Adomain%3Afin-7f3a/);
+    await page.getByRole('button', { name: 'Remove filter Domains: Finance' }).waitFor();
+    await settled(page, '1 result');
   });
 });

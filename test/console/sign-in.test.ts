@@ -35,7 +35,7 @@ describe('console: sign in', { skip: BROWSER_SKIP }, () => {
     await assertAccessible(page, 'sign-in');
     await page.getByLabel('Access token').fill('urnb_wrong-0000000000000000000000000000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').getByText('401: Invalid, expired or revoked token').waitFor();
+    await page.getByRole('alert').getByText('The server does not accept this token: it is mistyped, expired or revoked. Check it, or ask an admin for a new one.', { exact: true }).waitFor();
     await page.getByLabel('Access token').fill(ADMIN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/#\/search/);

@@ -89,20 +89,22 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     await assertAccessible(page, 'tests: list');
   });
 
-  it('a refused definition shows the server\'s exact message, and nothing is written', async () => {
+  it('a refused definition says why in words, the server\'s exact message under Details, and nothing is written', async () => {
     const page = await f.signedIn();
     await page.goto(f.url('#/tests?new=1'));
     await page.getByLabel('Name').fill('broken');
     await page.getByLabel('Category').fill('Governance');
     await setDefinition(page, { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'eq', value: 'x' }] });
     await page.getByRole('button', { name: 'Create test' }).click();
+    await page.getByRole('alert').getByText('"eq" is not an operator. Pick one from the list.', { exact: true }).waitFor();
+    await page.getByRole('alert').getByText('Details').click();
     await page.getByRole('alert').getByText('400: rules[0].operator: unknown operator "eq"', { exact: true }).waitFor();
     await assertAccessible(page, 'tests: refused definition');
     assert.equal((await f.served.client.call('GET', `/openapi/v2/entity/test/${path('urn:li:test:broken')}/testInfo`)).status, 404);
     // A definition that is not JSON: the server's parse message.
     await setDefinition(page, '{"on": ');
     await page.getByRole('button', { name: 'Create test' }).click();
-    await page.getByRole('alert').getByText(/^400: definition: invalid JSON: /).waitFor();
+    await page.getByRole('alert').getByText(/^The definition is not valid JSON \(.+\)\.$/).waitFor();
     // An ID that is taken.
     await setDefinition(page, { on: { types: ['dataset'] }, rules: [{ property: 'urn', operator: 'exists' }] });
     await page.getByLabel('ID').fill('owned');
@@ -421,11 +423,11 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('button', { name: 'Add a condition to the rules' }).click();
     await page.getByLabel('Rule 2 property').fill('datasetProperties.nope');
     await page.getByRole('button', { name: 'Create test' }).click();
-    const message = 'rules[1].property: "datasetProperties.nope" is not a property of dataset: datasetProperties has no field nope';
-    await page.getByRole('alert').getByText(message, { exact: false }).waitFor();
+    const message = '"datasetProperties.nope" is not a property of dataset (datasetProperties has no field nope). Pick a property from the suggestions.';
+    await page.getByRole('alert').getByText(message, { exact: true }).waitFor();
     // Next to Rule 2, which is marked; Rule 1 is not.
     const rule2 = page.getByRole('group', { name: 'Rule 2', exact: true });
-    assert.equal(await rule2.locator('.tests-refusal').innerText(), 'property: "datasetProperties.nope" is not a property of dataset: datasetProperties has no field nope');
+    assert.equal(await rule2.locator('.tests-refusal').innerText(), message);
     assert.equal(await page.getByLabel('Rule 2 property').getAttribute('aria-invalid'), 'true');
     assert.equal(await page.getByLabel('Rule 1.1 property').getAttribute('aria-invalid'), null);
     assert.equal(await page.getByRole('group', { name: 'Rule 1', exact: true }).locator('.tests-refusal').count(), 0);
@@ -433,7 +435,7 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     // No entity type ticked: the refusal shows at the types.
     await page.getByRole('checkbox', { name: 'dataset', exact: true }).uncheck();
     await page.getByRole('button', { name: 'Create test' }).click();
-    await page.locator('#tests-types-refusal').getByText('on.types: must be a non-empty list of entity types', { exact: true }).waitFor();
+    await page.locator('#tests-types-refusal').getByText('Tick at least one entity type the test applies to.', { exact: true }).waitFor();
     assert.equal(await page.locator('.tests-leaf .tests-refusal').count(), 0);
     await page.getByRole('checkbox', { name: 'dataset', exact: true }).check();
 
@@ -495,6 +497,30 @@ describe('console: metadata tests', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.locator('.tests-missing').count(), 0);
     await page.getByRole('button', { name: 'Create test' }).click();
     await page.waitForURL(/#\/tests\?urn=urn%3Ali%3Atest%3Anow-complete$/);
+  });
+
+  it('an invalid pattern and an unknown aspect are refused in words, at the condition\'s marked field', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url('#/tests?new=1'));
+    await page.getByLabel('Name').fill('Refused pattern');
+    await page.getByLabel('Category').fill('Governance');
+    await page.getByLabel('Rule 1.1 operator').selectOption('regex_match');
+    await page.getByLabel('Rule 1.1 value').fill('([');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    const pattern = '"([" is not a valid regular expression (missing closing ]: `[`). Check its brackets and escapes.';
+    await page.getByRole('alert').getByText(pattern, { exact: true }).waitFor();
+    const rule1 = page.getByRole('group', { name: 'Rule 1.1', exact: true });
+    assert.equal(await rule1.locator('.tests-refusal').innerText(), pattern);
+    assert.equal(await page.getByLabel('Rule 1.1 value').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.getByLabel('Rule 1.1 property').getAttribute('aria-invalid'), null);
+    await page.getByLabel('Rule 1.1 operator').selectOption('exists');
+    await page.getByLabel('Rule 1.1 property').fill('no.such.aspect');
+    await page.getByRole('button', { name: 'Create test' }).click();
+    const property = '"no.such.aspect" is not a property of dataset (dataset has no aspect no). Pick a property from the suggestions.';
+    await page.getByRole('alert').getByText(property, { exact: true }).waitFor();
+    assert.equal(await rule1.locator('.tests-refusal').innerText(), property);
+    assert.equal(await page.getByLabel('Rule 1.1 property').getAttribute('aria-invalid'), 'true');
+    await assertAccessible(page, 'tests: a refused pattern');
   });
 
   it('deletes a test after a confirmation naming it; the list says so and no longer has it', async () => {

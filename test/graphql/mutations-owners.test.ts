@@ -61,6 +61,22 @@ describe('GraphQL owner mutations', () => {
     ]);
   });
 
+  it('an owner holds several types, one entry each: adding a second type keeps the first, adding a type again replaces only it', async () => {
+    const urn = datasetUrn('owners.roles');
+    await t.services.ingest.ingest([{ urn, aspect: 'datasetProperties', changeType: 'UPSERT', value: { name: 'roles' } }], { actor: WRITER, source: 'test' });
+    const add = (type: string) => mutate(ADD_OWNER, { input: { ownerUrn: JANE, ownerEntityType: 'CORP_USER', type, resourceUrn: urn } });
+    assert.deepEqual(await add('TECHNICAL_OWNER'), { data: { addOwner: true } });
+    assert.deepEqual(await add('DATA_STEWARD'), { data: { addOwner: true } });
+    assert.deepEqual(await add('TECHNICAL_OWNER'), { data: { addOwner: true } });
+    assert.deepEqual(await ownersOf(urn), [
+      { owner: JANE, type: 'TECHNICAL_OWNER', source: { type: 'MANUAL' } },
+      { owner: JANE, type: 'DATA_STEWARD', source: { type: 'MANUAL' } },
+    ]);
+    // Removing one type leaves the other.
+    assert.deepEqual(await mutate(REMOVE_OWNER, { input: { ownerUrn: JANE, ownershipTypeUrn: 'urn:li:ownershipType:__system__technical_owner', resourceUrn: urn } }), { data: { removeOwner: true } });
+    assert.deepEqual(await ownersOf(urn), [{ owner: JANE, type: 'DATA_STEWARD', source: { type: 'MANUAL' } }]);
+  });
+
   it('removeOwner removes the owner of that type only, or of every type without one', async () => {
     assert.deepEqual(await mutate(REMOVE_OWNER, { input: { ownerUrn: ANALYSTS, ownershipTypeUrn: 'urn:li:ownershipType:__system__technical_owner', resourceUrn: SALES } }), { data: { removeOwner: true } });
     assert.equal((await ownersOf(SALES)).length, 2);

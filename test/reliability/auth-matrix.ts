@@ -183,6 +183,7 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET], push: true } }),
     },
     { name: 'GET /openapi/v2/events', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/events?limit=1' }) },
+    { name: 'GET /openapi/v2/entity-types/{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/entity-types/dataset' }) },
     { name: 'GET /openapi/v2/timeseries/{type}/{aspect}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/timeseries/dataset/datasetProfile?count=2' }) },
     {
       name: 'GET /openapi/v2/timeline/v1/{urn}',

@@ -21,13 +21,19 @@ export interface AboutProps {
   onChanged: () => void;
   /** The names the owners, terms and domain record (`Jane Doe`), where known. */
   names: Map<string, string>;
+  /** The entity as last read: a new one means a write (here or elsewhere on the page) succeeded. */
+  revision: unknown;
 }
 
-/** A write, its refusal and its confirmation; a later success clears an earlier refusal. */
-function useWrite(onChanged: () => void) {
+/**
+ * A write, its refusal and its confirmation; a later success clears an earlier refusal, this
+ * field's or any other's on the page (the entity is read again after each).
+ */
+function useWrite(onChanged: () => void, revision: unknown) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState('');
+  useEffect(() => setError(undefined), [revision]);
   const run = async (write: () => Promise<unknown>, message: string) => {
     setBusy(true);
     setError(undefined);
@@ -76,12 +82,13 @@ function Editable(props: { label: string; open: boolean; setOpen: (open: boolean
 
 const DESCRIPTION = 'description';
 
-export function DescriptionField({ urn, session, onChanged, description }: Omit<AboutProps, 'names'> & { description?: string }) {
-  const writer = canWrite(session);
+export function DescriptionField({ urn, session, onChanged, revision, description, editable }: Omit<AboutProps, 'names'> & { description?: string; editable: boolean }) {
+  // Only where the type takes a description (updateDescription refuses the others).
+  const writer = canWrite(session) && editable;
   // A draft left by an edit interrupted (a sign-in bounce) reopens the editor with it.
   const [draft, setDraft] = useState<string | undefined>(() => (writer ? readDraft<string>(urn, DESCRIPTION) : undefined));
   const [preview, setPreview] = useState(false);
-  const w = useWrite(onChanged);
+  const w = useWrite(onChanged, revision);
   const id = idOf(urn, 'description');
   const open = draft !== undefined;
   const edit = (text: string) => {
@@ -91,6 +98,7 @@ export function DescriptionField({ urn, session, onChanged, description }: Omit<
     else keepDraft(urn, DESCRIPTION, text);
   };
   const close = () => {
+    w.setError(undefined);
     setDraft(undefined);
     setPreview(false);
     dropDraft(urn, DESCRIPTION);
@@ -102,7 +110,7 @@ export function DescriptionField({ urn, session, onChanged, description }: Omit<
   };
   return (
     <>
-      {description ? <Markdown text={description} class="entity-description" /> : <span class="muted">No description.</span>}
+      {description ? <Markdown text={description} class="entity-description" /> : <span class="muted">No description.</span>}{' '}
       <Editable label="Edit description" open={open} setOpen={(o) => o && edit(description ?? '')} writer={writer}>
         <form onSubmit={save}>
           {preview ? (
@@ -176,12 +184,12 @@ export interface Owner {
   typeUrn?: string;
 }
 
-export function OwnersField({ urn, session, onChanged, names, owners }: AboutProps & { owners: Owner[] }) {
+export function OwnersField({ urn, session, onChanged, names, revision, owners }: AboutProps & { owners: Owner[] }) {
   const writer = canWrite(session);
   const [open, setOpen] = useState(false);
   const [owner, setOwner] = useState('');
   const [type, setType] = useState('TECHNICAL_OWNER');
-  const w = useWrite(onChanged);
+  const w = useWrite(onChanged, revision);
   const custom = useCustomTypes(open);
   const id = idOf(urn, 'owners');
   const add = async (event: Event) => {
@@ -238,7 +246,7 @@ export function OwnersField({ urn, session, onChanged, names, owners }: AboutPro
         </ul>
       ) : (
         <span class="muted">No owners.</span>
-      )}
+      )}{' '}
       <Editable label="Edit owners" open={open} setOpen={setOpen} writer={writer}>
         <form class="about-add" onSubmit={add} noValidate>
           <label for={`${id}-owner`}>Owner (user or group)</label>
@@ -266,7 +274,7 @@ export function OwnersField({ urn, session, onChanged, names, owners }: AboutPro
             <button type="submit" disabled={w.busy || owner.trim() === ''}>
               Add owner
             </button>
-            <button type="button" class="secondary" onClick={() => setOpen(false)}>
+            <button type="button" class="secondary" onClick={() => (setOpen(false), w.setError(undefined))}>
               Done
             </button>
           </div>
@@ -278,11 +286,11 @@ export function OwnersField({ urn, session, onChanged, names, owners }: AboutPro
 }
 
 /** Glossary terms or the domain: URNs picked among entities of one type. */
-export function TermsField({ urn, session, onChanged, names, terms }: AboutProps & { terms: string[] }) {
+export function TermsField({ urn, session, onChanged, names, revision, terms }: AboutProps & { terms: string[] }) {
   const writer = canWrite(session);
   const [open, setOpen] = useState(false);
   const [term, setTerm] = useState('');
-  const w = useWrite(onChanged);
+  const w = useWrite(onChanged, revision);
   const id = idOf(urn, 'terms');
   const add = async (event: Event) => {
     event.preventDefault();
@@ -318,7 +326,7 @@ export function TermsField({ urn, session, onChanged, names, terms }: AboutProps
         </ul>
       ) : (
         <span class="muted">No glossary terms.</span>
-      )}
+      )}{' '}
       <Editable label="Edit glossary terms" open={open} setOpen={setOpen} writer={writer}>
         <form class="about-add" onSubmit={add} noValidate>
           <label for={`${id}-term`}>Glossary term</label>
@@ -327,7 +335,7 @@ export function TermsField({ urn, session, onChanged, names, terms }: AboutProps
             <button type="submit" disabled={w.busy || term.trim() === ''}>
               Add term
             </button>
-            <button type="button" class="secondary" onClick={() => setOpen(false)}>
+            <button type="button" class="secondary" onClick={() => (setOpen(false), w.setError(undefined))}>
               Done
             </button>
           </div>
@@ -338,11 +346,15 @@ export function TermsField({ urn, session, onChanged, names, terms }: AboutProps
   );
 }
 
-export function DomainField({ urn, session, onChanged, names, domain }: AboutProps & { domain?: string }) {
+/** Said once the entity is read again, so as to name the domain by its name (domainProperties.name). */
+const MOVED = 'moved';
+
+export function DomainField({ urn, session, onChanged, names, revision, domain }: AboutProps & { domain?: string }) {
   const writer = canWrite(session);
   const [open, setOpen] = useState(false);
   const [picked, setPicked] = useState('');
-  const w = useWrite(onChanged);
+  const w = useWrite(onChanged, revision);
+  const [movedTo, setMovedTo] = useState('');
   const id = idOf(urn, 'domain');
   const set = async (event: Event) => {
     event.preventDefault();
@@ -352,7 +364,8 @@ export function DomainField({ urn, session, onChanged, names, domain }: AboutPro
       w.setError(new InputError('domain', 'Pick a domain from the suggestions (urn:li:domain:…).'));
       return;
     }
-    if (await w.run(() => mutate('mutation($e: String!, $d: String!) { setDomain(entityUrn: $e, domainUrn: $d) }', { e: urn, d: domainUrn }), `Moved into the domain ${shortUrn(domainUrn)}.`)) {
+    setMovedTo(domainUrn);
+    if (await w.run(() => mutate('mutation($e: String!, $d: String!) { setDomain(entityUrn: $e, domainUrn: $d) }', { e: urn, d: domainUrn }), MOVED)) {
       setPicked('');
       setOpen(false);
     }
@@ -385,13 +398,13 @@ export function DomainField({ urn, session, onChanged, names, domain }: AboutPro
                 Unset domain
               </button>
             )}
-            <button type="button" class="secondary" onClick={() => setOpen(false)}>
+            <button type="button" class="secondary" onClick={() => (setOpen(false), w.setError(undefined))}>
               Cancel
             </button>
           </div>
         </form>
       </Editable>
-      <Outcome id={`${id}-error`} error={w.error} done={w.done} />
+      <Outcome id={`${id}-error`} error={w.error} done={w.done !== MOVED ? w.done : domain === movedTo ? `Moved into the domain ${names.get(domain) ?? shortUrn(domain)}.` : ''} />
     </>
   );
 }

@@ -2,12 +2,13 @@ import { Fragment, type ComponentChildren } from 'preact';
 import { ApiError } from '../api';
 
 /**
- * A refusal or failure, announced to screen readers: in words when errors.ts knows the message,
- * with the server's own under "Details"; `id` lets a form tie the input at fault to it.
+ * A refusal or failure, announced to screen readers: in words when errors.ts knows the message
+ * (else the server's own, without its status), with the status and server's message under "Details"; `id` lets a form tie the input at fault to it.
  */
 export function ErrorMessage({ error, id }: { error: unknown; id?: string }) {
   if (!error) return null;
-  if (error instanceof ApiError && error.explained) {
+  // Known or not, the sentence leads; the status is for Details (a "400: " prefix tells a person nothing).
+  if (error instanceof ApiError) {
     return (
       <div class="error-box" role="alert" id={id}>
         <p class="error">{error.message}</p>
@@ -18,7 +19,7 @@ export function ErrorMessage({ error, id }: { error: unknown; id?: string }) {
       </div>
     );
   }
-  const text = error instanceof ApiError ? `${error.status}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  const text = error instanceof Error ? error.message : String(error);
   return (
     <p class="error" role="alert" id={id}>
       {text}

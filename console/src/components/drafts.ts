@@ -1,9 +1,13 @@
+import { getSession } from '../session';
+
 /**
- * Unsaved edits of the entity page, kept in sessionStorage by URN and field, so that a bounce to
- * sign-in (a token revoked mid-edit) and back does not lose them. Written on every change, read
- * when an editor opens, removed on save or cancel; the tab's sessionStorage ends with the tab.
+ * Unsaved edits of the entity page, kept in sessionStorage by the signed-in actor, URN and field,
+ * so that a bounce to sign-in (a token revoked mid-edit) and back does not lose them. Written on
+ * every change, read when an editor opens, removed on save or cancel; the tab's sessionStorage
+ * ends with the tab. By actor: the tab may next be signed in by someone else, who must not be
+ * handed another person's unsaved text (nor save it as theirs); the same person gets it back.
  */
-const key = (urn: string, field: string) => `urnbase.draft ${urn} ${field}`;
+const key = (urn: string, field: string) => `urnbase.draft ${getSession()?.actor ?? ''} ${urn} ${field}`;
 
 export function readDraft<T>(urn: string, field: string): T | undefined {
   try {

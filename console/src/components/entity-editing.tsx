@@ -72,8 +72,6 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
   const [conflict, setConflict] = useState<ApiError>();
   const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
-  /** Inputs whose text the browser cannot read as a number (type=number leaves their value empty). */
-  const [bad, setBad] = useState<number[]>([]);
   const writer = canWrite(session);
 
   const choose = (propertyUrn: string, aspect: StructuredPropertiesAspect) => {
@@ -81,7 +79,6 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
     const draft = readDraft<Draft>(urn, DRAFT);
     const current = draft?.propertyUrn === propertyUrn ? draft.texts : currentTexts(aspect, propertyUrn);
     setTexts(current.length > 0 ? current : ['']);
-    setBad([]);
   };
   // Every change of a value is kept as a draft until saved or removed.
   const edit = (next: string[]) => {
@@ -144,11 +141,6 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
     const kind = valueKind(property.definition.valueType);
     const label = propertyLabel(property.definition);
     // Checked here, so that a value that cannot be right is never sent.
-    if (bad.length > 0) {
-      setDone('');
-      setError(new InputError(selected, `${label} takes a number, such as 42 or 0.5: value ${bad[0] + 1} is not one.`));
-      return;
-    }
     if (kind === 'number') {
       const notNumber = texts.find((t) => t.trim() !== '' && !Number.isFinite(Number(t)));
       if (notNumber !== undefined) {
@@ -217,7 +209,6 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
               property={property}
               texts={texts}
               setTexts={edit}
-              setBad={(i, isBad) => setBad((was) => (isBad ? [...new Set([...was, i])] : was.filter((j) => j !== i)))}
               fault={faultyField(error) === selected ? `${id}-error` : undefined}
             />
           )}
@@ -262,14 +253,12 @@ function ValueInputs({
   property,
   texts,
   setTexts,
-  setBad,
   fault,
 }: {
   id: string;
   property: Property;
   texts: string[];
   setTexts: (t: string[]) => void;
-  setBad: (input: number, bad: boolean) => void;
   /** The id of the error message when it is about this property: its inputs are marked invalid. */
   fault?: string;
 }) {
@@ -338,17 +327,9 @@ function ValueInputs({
         ) : kind === 'date' ? (
           <input {...common} type="date" />
         ) : kind === 'number' ? (
-          <input
-            {...common}
-            type="number"
-            step="any"
-            autocomplete="off"
-            onInput={(e: Event) => {
-              const input = e.target as HTMLInputElement;
-              setBad(i, input.validity.badInput);
-              set(i, input.value);
-            }}
-          />
+          // Text, not type=number: a number input hides what was typed when it does not read as a
+          // number (`1e` comes back empty), and the refusal must quote the person's own text.
+          <input {...common} type="text" inputMode="decimal" autocomplete="off" />
         ) : kind === 'urn' ? (
           <UrnPicker id={common.id} value={shown[i]} onValue={(v) => set(i, v)} types={urnTypes} placeholder="urn:li:corpuser:jdoe" invalid={!!fault} describedBy={fault} />
         ) : (
@@ -377,11 +358,7 @@ function ValueInputs({
             <button
               type="button"
               class="link"
-              onClick={() => {
-                // The inputs after it move up: what was unreadable in them moves with them.
-                for (let j = i; j < shown.length; j++) setBad(j, false);
-                setTexts(shown.filter((__, j) => j !== i));
-              }}
+              onClick={() => setTexts(shown.filter((__, j) => j !== i))}
             >
               Remove value {i + 1}
             </button>

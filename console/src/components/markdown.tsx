@@ -9,6 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
  * the first time a description is shown, not with the console; until then the text shows as is.
  */
 let render: ((text: string) => string) | undefined;
+let plain: ((text: string) => string) | undefined;
 let loading: Promise<unknown> | undefined;
 
 function configured(md: MarkdownIt): (text: string) => string {
@@ -26,8 +27,40 @@ function configured(md: MarkdownIt): (text: string) => string {
 function load(): Promise<unknown> {
   loading ??= import('markdown-it').then(({ default: Markdown }) => {
     render = configured(new Markdown({ html: false, linkify: true, breaks: true }));
+    // html: true here so that markup is parsed as such, and dropped: only the text tokens are kept.
+    plain = textOf(new Markdown({ html: true }));
   });
   return loading;
+}
+
+/** The words of a markdown text, on one line: markup, HTML and link targets left out. */
+function textOf(md: MarkdownIt): (text: string) => string {
+  return (text) => {
+    const words: string[] = [];
+    for (const block of md.parse(text, {})) {
+      for (const token of block.children ?? []) {
+        if (token.type === 'text' || token.type === 'code_inline') words.push(token.content);
+        else if (token.type === 'softbreak' || token.type === 'hardbreak') words.push(' ');
+      }
+      if (block.type === 'fence' || block.type === 'code_block') words.push(block.content);
+      if (block.block && block.nesting !== 1) words.push(' ');
+    }
+    return words.join('').replace(/\s+/g, ' ').trim();
+  };
+}
+
+/**
+ * A description as a line or two of plain text (a search result's summary): its words without
+ * markup, set as text, never as HTML. Until markdown-it is loaded, the text shows as it is.
+ */
+export function MarkdownLine({ text, max, class: className }: { text: string; max: number; class?: string }) {
+  const [, setLoaded] = useState(plain !== undefined);
+  useEffect(() => {
+    if (!plain) void load().then(() => setLoaded(true));
+  }, []);
+  const words = plain ? plain(text) : text;
+  if (!words) return null;
+  return <p class={className}>{words.length > max ? `${words.slice(0, max)}…` : words}</p>;
 }
 
 export function Markdown({ text, class: className }: { text: string; class?: string }) {

@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Breakable, ErrorMessage, shortUrn } from '../components/common';
+import { faultyField } from '../errors';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
 import type { Session } from '../session';
@@ -174,8 +175,8 @@ export default function Activity({ route }: { route: Route; session: Session }) 
         {filtered ? 'The committed changes that match the filters' : showSystem ? 'Every committed change to the catalog' : 'Every committed change to the catalog but its own entities'}, newest
         first (the last {KEEP}).
       </p>
-      <FilterForm key={filterKey} filters={filters} showSystem={showSystem} events={events} />
-      <ErrorMessage error={error} />
+      <FilterForm key={filterKey} filters={filters} showSystem={showSystem} events={events} refused={state === 'refused' ? faultyField(error) : undefined} />
+      <ErrorMessage error={error} id="activity-error" />
       {events.length === 0 ? (
         feed.filter === filterKey && state !== 'starting' && state !== 'refused' && <p class="muted">{filtered ? 'No changes match the filters.' : 'No changes yet.'}</p>
       ) : (
@@ -242,11 +243,12 @@ const STATE_TEXT: Record<State, string> = {
   live: 'Live',
   paused: 'Paused',
   retrying: 'Reconnecting…',
-  refused: 'Stopped',
+  // A refused filter is not the feed failing: the refusal says what to change, next to the field.
+  refused: '',
 };
 
 /** The filters, applied by going to their URL; suggestions are the values of the changes shown. */
-function FilterForm({ filters, showSystem, events }: { filters: Filters; showSystem: boolean; events: readonly ChangeEvent[] }) {
+function FilterForm({ filters, showSystem, events, refused }: { filters: Filters; showSystem: boolean; events: readonly ChangeEvent[]; refused: string | undefined }) {
   const [draft, setDraft] = useState<Filters>(filters);
   const seen = (pick: (e: ChangeEvent) => string) => [...new Set(events.map(pick))].sort();
   const suggestions: Record<keyof Filters, string[]> = {
@@ -273,6 +275,8 @@ function FilterForm({ filters, showSystem, events }: { filters: Filters; showSys
             value={draft[key]}
             placeholder={placeholder}
             list={`activity-${key}-seen`}
+            aria-invalid={refused === key || undefined}
+            aria-describedby={refused === key ? 'activity-error' : undefined}
             onInput={(e) => setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value.trim() })}
           />
           <datalist id={`activity-${key}-seen`}>

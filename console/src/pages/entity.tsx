@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
 import { DescriptionField, DomainField, OwnersField, TermsField } from '../components/about-editing';
+import { describable, useTypeAspects } from './entity-type';
 import { Breakable, ErrorMessage, Loading, shortUrn, when } from '../components/common';
 import { JsonView } from '../components/json-view';
 import { PropertyEditing } from '../components/entity-editing';
@@ -101,7 +102,10 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
   const domains = aspect(entity, 'domains')?.domains;
   const domain = Array.isArray(domains) ? domains.find((d): d is string => typeof d === 'string') : undefined;
   const names = useNames([...owners.flatMap((o) => (o.typeUrn ? [o.owner, o.typeUrn] : [o.owner])), ...terms, ...(domain ? [domain] : [])]);
-  const editing = { urn, session, onChanged, names };
+  const editing = { urn, session, onChanged, names, revision: entity };
+  // A row or an editor only where the type has the aspect (shown while unknown: the server refuses).
+  const aspects = useTypeAspects(type);
+  const has = (name: string) => aspects === null || aspects?.has(name) === true;
   const removed = aspect(entity, 'status')?.removed === true;
   const trail = useTrail(entity);
   const subTypes = subTypesOf(entity);
@@ -138,29 +142,47 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
         <dl class="facts">
           <dt>Description</dt>
           <dd>
-            <DescriptionField {...editing} description={description} />
+            <DescriptionField {...editing} description={description} editable={describable(type)} />
           </dd>
-          <dt>Platform</dt>
-          <dd>{platform ? <span title={platform}>{shortUrn(platform)}</span> : <span class="muted">—</span>}</dd>
-          <dt>Owners</dt>
-          <dd>
-            <OwnersField {...editing} owners={owners} />
-          </dd>
-          <dt>Glossary terms</dt>
-          <dd>
-            <TermsField {...editing} terms={terms} />
-          </dd>
-          <dt>Domain</dt>
-          <dd>
-            <DomainField {...editing} domain={domain} />
-          </dd>
+          {(platform || has('dataPlatformInstance')) && (
+            <>
+              <dt>Platform</dt>
+              <dd>{platform ? <span title={platform}>{shortUrn(platform)}</span> : <span class="muted">—</span>}</dd>
+            </>
+          )}
+          {has('ownership') && (
+            <>
+              <dt>Owners</dt>
+              <dd>
+                <OwnersField {...editing} owners={owners} />
+              </dd>
+            </>
+          )}
+          {has('glossaryTerms') && (
+            <>
+              <dt>Glossary terms</dt>
+              <dd>
+                <TermsField {...editing} terms={terms} />
+              </dd>
+            </>
+          )}
+          {has('domains') && (
+            <>
+              <dt>Domain</dt>
+              <dd>
+                <DomainField {...editing} domain={domain} />
+              </dd>
+            </>
+          )}
         </dl>
       </section>
 
-      <section class="card" aria-labelledby="tags-title">
-        <h2 id="tags-title">Tags</h2>
-        <Tags urn={urn} entityType={type} session={session} onChanged={onChanged} tags={tags} />
-      </section>
+      {has('globalTags') && (
+        <section class="card" aria-labelledby="tags-title">
+          <h2 id="tags-title">Tags</h2>
+          <Tags urn={urn} entityType={type} session={session} onChanged={onChanged} tags={tags} />
+        </section>
+      )}
 
       <CustomProperties entity={entity} />
       <Links entity={entity} />

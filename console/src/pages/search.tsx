@@ -1,9 +1,11 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { Breakable, ErrorMessage, Loading, shortUrn } from '../components/common';
+import { MarkdownLine } from '../components/markdown';
 import { currentRoute, href, navigate, type Route } from '../router';
 import type { Session } from '../session';
 import { descriptionOf, entityTypeOf, nameOf, platformOf, tagsOf, type EntityV3 } from './entity-info';
+import { useNames } from './lineage-walk';
 import { loadDefinitions, valueLabel, type PropertyDef } from './search-properties';
 import { EXACT, facetKey, FACETS, MAX, MIN, PAGE_SIZE, propertyField, scrollCalls, searchHash, SYSTEM } from './search-query';
 import './search.css';
@@ -262,7 +264,7 @@ function Result({ entity }: { entity: EntityV3 }) {
           <Breakable text={entity.urn} />
         </code>
       </p>
-      {description && <p class="result-description">{description.length > 300 ? `${description.slice(0, 300)}…` : description}</p>}
+      {description && <MarkdownLine text={description} max={300} class="result-description" />}
       {tags.length > 0 && (
         <ul class="chips" aria-label="Tags">
           {tags.map((tag) => (
@@ -276,7 +278,7 @@ function Result({ entity }: { entity: EntityV3 }) {
   );
 }
 
-const facetLabel = (param: string, value: string) => (param === 'type' ? value : shortUrn(value));
+const facetLabel = (param: string, value: string, names: Map<string, string>) => (param === 'type' ? value : param === 'domains' ? (names.get(value) ?? shortUrn(value)) : shortUrn(value));
 
 function toggle(list: string[], value: string): string[] {
   return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
@@ -290,13 +292,15 @@ function FacetPanel({ params, facets, defs }: { params: URLSearchParams; facets:
   const properties = defs.filter(
     (d) => !d.hidden && (Object.keys(counts.get(propertyField(d.qualifiedName)) ?? {}).length > 0 || params.has(EXACT + d.qualifiedName) || params.has(MIN + d.qualifiedName) || params.has(MAX + d.qualifiedName)),
   );
+  // Domains by their names (domainProperties.name): their ids are often opaque.
+  const names = useNames(groups.filter((g) => g.facet.param === 'domains').flatMap((g) => [...new Set([...Object.keys(g.values), ...g.selected])]));
   if (groups.length === 0 && properties.length === 0) return <p class="muted">Nothing to filter by.</p>;
   return (
     <>
       {groups.map(({ facet, values, selected }) => (
         <div class="facet" key={facet.param}>
           <h3 id={`facet-${facet.param}`}>{facet.title}</h3>
-          <FacetValues title={facet.title} labelledBy={`facet-${facet.param}`} param={facet.param} selected={selected} counts={values} label={(v) => facetLabel(facet.param, v)} />
+          <FacetValues title={facet.title} labelledBy={`facet-${facet.param}`} param={facet.param} selected={selected} counts={values} label={(v) => facetLabel(facet.param, v, names)} />
         </div>
       ))}
       {properties.length > 0 && <h3 class="facet-properties">Structured properties</h3>}
@@ -421,10 +425,11 @@ function ValueFilter({ id, def }: { id: string; def: PropertyDef }) {
 /** The filters in force, each removable. */
 function ActiveFilters({ params, defs }: { params: URLSearchParams; defs: PropertyDef[] }) {
   const byName = new Map(defs.map((d) => [d.qualifiedName, d]));
+  const names = useNames(params.getAll('domains'));
   const chips: Array<{ label: string; remove: () => void }> = [];
   for (const facet of FACETS) {
     const selected = params.getAll(facet.param);
-    for (const value of selected) chips.push({ label: `${facet.title}: ${facetLabel(facet.param, value)}`, remove: () => go({ [facet.param]: selected.filter((v) => v !== value) }) });
+    for (const value of selected) chips.push({ label: `${facet.title}: ${facetLabel(facet.param, value, names)}`, remove: () => go({ [facet.param]: selected.filter((v) => v !== value) }) });
   }
   for (const [key, value] of params) {
     const [prefix, name] = key.startsWith(EXACT) ? [EXACT, key.slice(EXACT.length)] : key.startsWith(MIN) ? [MIN, key.slice(MIN.length)] : key.startsWith(MAX) ? [MAX, key.slice(MAX.length)] : [];

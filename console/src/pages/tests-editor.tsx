@@ -198,7 +198,7 @@ function StructuredEditor({ structured: s, onChange, readOnly, vocabulary, refus
         </div>
         {typesRefusal && (
           <p class="error tests-refusal" id="tests-types-refusal">
-            {typesRefusal}
+            {withoutPath(typesRefusal)}
           </p>
         )}
       </fieldset>
@@ -338,6 +338,9 @@ function GroupEditor({ group, at, name, onChange, onRemove, readOnly, vocabulary
   );
 }
 
+/** A refusal without the path that placed it (`value: …`, `on.types[0]: …`): the marked field says where. */
+const withoutPath = (message: string) => message.replace(/^(?:on\.types(?:\[\d+\])?|property|operator|values?(?:\[\d+\])?): /, '');
+
 interface LeafProps {
   leaf: Leaf;
   at: string;
@@ -426,7 +429,7 @@ function LeafEditor({ leaf, at, name, onChange, onRemove, readOnly, vocabulary, 
       </div>
       {problem && (
         <p class="error tests-refusal" id={`${id}-refusal`}>
-          {problem}
+          {withoutPath(problem)}
         </p>
       )}
       {!readOnly && (

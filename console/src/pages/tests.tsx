@@ -108,7 +108,9 @@ function TestList({ session, deleted }: { session: Session; deleted?: string }) 
 
 /** The server's refusal of a definition (a 400), which the editor shows next to the condition it names. */
 function refusalOf(error: unknown): string | undefined {
-  return error instanceof ApiError && error.status === 400 ? error.message : undefined;
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined;
+  // In words, still led by the path it names (`rules[1].value: …`), which places it in the editor.
+  return error.field && /^(rules|on)\b/.test(error.field) ? `${error.field}: ${error.message}` : error.message;
 }
 
 function NewTest() {

@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ErrorMessage, Loading } from '../components/common';
+import { faultyField } from '../errors';
 import type { Route } from '../router';
 import type { Role, Session } from '../session';
 import './tokens.css';
@@ -116,6 +117,7 @@ function CreateToken({ tokens, error, onStart, onFailed, onCreated }: Reports & 
   const [busy, setBusy] = useState(false);
   // Names need not be unique (DataHub's are not): a second one is allowed, and said so.
   const namesakes = tokens.filter((t) => t.name === name.trim() && !t.revokedAt);
+  const nameRefused = faultyField(error) === 'name';
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -141,7 +143,14 @@ function CreateToken({ tokens, error, onStart, onFailed, onCreated }: Reports & 
       <form onSubmit={submit} class="tokens-form">
         <div>
           <label for="token-name">Name</label>
-          <input id="token-name" type="text" value={name} required aria-describedby="token-name-help token-name-twin" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          <input
+            id="token-name"
+            type="text"
+            value={name}
+            required
+            aria-invalid={nameRefused || undefined}
+            aria-describedby={`token-name-help token-name-twin${nameRefused ? ' token-create-error' : ''}`}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)} />
           <p class="muted" id="token-name-help">
             Letters, digits, ".", "_", "@" or "-"; its writes are recorded as <code>urn:li:corpuser:&lt;name&gt;</code>.
           </p>
@@ -166,7 +175,7 @@ function CreateToken({ tokens, error, onStart, onFailed, onCreated }: Reports & 
             Empty: never expires.
           </p>
         </div>
-        <ErrorMessage error={error} />
+        <ErrorMessage error={error} id="token-create-error" />
         <button type="submit" disabled={busy || name.trim() === ''}>
           Create token
         </button>

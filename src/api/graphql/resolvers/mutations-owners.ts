@@ -105,8 +105,10 @@ async function addOwners(ctx: GraphQLContext, resourceUrns: readonly string[], i
     let next = owners;
     for (const input of inputs) {
       const typeUrn = input.ownershipTypeUrn ?? null;
-      const entry: OwnerItem = { owner: input.ownerUrn, type: input.type ?? 'CUSTOM', ...(typeUrn ? { typeUrn } : {}), source: { type: 'MANUAL' } };
-      const at = next.findIndex((item) => sameOwner(item, input.ownerUrn, typeUrn));
+      const type = input.type ?? 'CUSTOM';
+      const entry: OwnerItem = { owner: input.ownerUrn, type, ...(typeUrn ? { typeUrn } : {}), source: { type: 'MANUAL' } };
+      // One entry per owner and type, as DataHub keys them: a type given by name is its system type's URN.
+      const at = next.findIndex((item) => sameOwner(item, input.ownerUrn, typeUrn ?? systemTypeUrn(type)));
       // An owner already there keeps its place (DataHub's replaces it at the end; the list's order means nothing to either).
       next = at >= 0 ? next.map((item, i) => (i === at ? entry : item)) : [...next, entry];
     }
