@@ -210,6 +210,9 @@ describe('console: activity', { skip: BROWSER_SKIP }, () => {
     await page.goto(f.url('#/activity?entityType=dataType'));
     await rows.first().waitFor();
     assert.deepEqual([...new Set(await types())], ['dataType']);
+    // Written by urnbase itself at its first start: named so, DataHub's system user in the title.
+    const actors = await rows.evaluateAll((trs) => trs.map((tr) => [tr.children[1]!.textContent, tr.children[1]!.getAttribute('title')]));
+    assert.deepEqual([...new Set(actors.map(([text, title]) => `${text} ${title}`))], ['urnbase urn:li:corpuser:__datahub_system']);
   });
 
   it('a filter the server refuses says why in words at the field, and the feed stops asking without saying "Stopped"', async () => {

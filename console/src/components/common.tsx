@@ -49,6 +49,14 @@ export function Section({ title, children, id }: { title: string; children: Comp
   );
 }
 
+/** The actor urnbase records for what it writes itself (DataHub's system user). */
+export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+
+/** An actor as people read it: a user by name (`jdoe`), the system by what it was (`systemLabel`). */
+export function actorName(actor: string, systemLabel: string): string {
+  return actor === SYSTEM_ACTOR ? systemLabel : actor.replace(/^urn:li:corpuser:/, '');
+}
+
 /** The readable part of a URN: `urn:li:tag:pii` → `pii`, a dataset's name. */
 export function shortUrn(urn: string): string {
   const id = urn.replace(/^urn:li:[^:]+:/, '');

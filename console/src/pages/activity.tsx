@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
-import { Breakable, ErrorMessage, shortUrn } from '../components/common';
+import { actorName, Breakable, ErrorMessage, shortUrn } from '../components/common';
 import { faultyField } from '../errors';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
@@ -200,7 +200,7 @@ export default function Activity({ route }: { route: Route; session: Session }) 
                     <td>
                       <time dateTime={new Date(e.created.time).toISOString()}>{localTime(e.created.time)}</time>
                     </td>
-                    <td title={e.created.actor}>{e.created.actor.replace(/^urn:li:corpuser:/, '')}</td>
+                    <td title={e.created.actor}>{actorName(e.created.actor, 'urnbase')}</td>
                     <td>
                       <a href={href('/entity', { urn: e.urn })} title={e.urn}>
                         <Breakable text={entityName(e.urn)} />

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
-import { ErrorMessage, Loading } from '../components/common';
+import { actorName, ErrorMessage, Loading } from '../components/common';
 import { faultyField } from '../errors';
 import type { Route } from '../router';
 import type { Role, Session } from '../session';
@@ -320,18 +320,12 @@ function ConfirmRevoke({ name, busy, onYes, onCancel }: { name: string; busy: bo
   );
 }
 
-/** A URN that may wrap after its colons (`urn:li:corpuser:` then the name), not inside the name. */
-/**
- * The actor the server records for the tokens it makes itself: `urnbase token create` and the
- * admin token of a first start. Shown as what made them, not as DataHub's internal user name.
- */
-const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
-
-/** Who created a token: a user by name (`admin`), the system as the command line or first start. */
+/** Who created a token: a user by name (`admin`); the system's tokens are the CLI's and a first start's admin token. */
 function creatorName(actor: string): string {
-  return actor === SYSTEM_ACTOR ? 'command line or first start' : actor.replace(/^urn:li:corpuser:/, '');
+  return actorName(actor, 'command line or first start');
 }
 
+/** A URN that may wrap after its colons (`urn:li:corpuser:` then the name), not inside the name. */
 function BreakAfterColons({ text }: { text: string }) {
   return (
     <>
