@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, V3 } from '../api';
-import { ErrorMessage, Loading, shortUrn, when } from '../components/common';
+import { actorName, ErrorMessage, Loading, shortUrn, when } from '../components/common';
 import { JsonDiff } from '../components/diff';
 import { href, navigate, type Route } from '../router';
 import { TIMESERIES_ASPECTS } from './aspect-groups';
@@ -221,7 +221,7 @@ export function EntityHistory({ entity, type, route }: { entity: EntityV3; type:
                     <tr key={v}>
                       <td>{v}</td>
                       <td>{answer instanceof Error ? <ErrorMessage error={answer} /> : answer ? when(meta?.aspectModified?.time ?? meta?.lastObserved) : '…'}</td>
-                      <td>{meta?.aspectModified?.actor ? shortUrn(meta.aspectModified.actor) : ''}</td>
+                      <td>{meta?.aspectModified?.actor ? actorName(meta.aspectModified.actor, 'urnbase') : ''}</td>
                     </tr>
                   );
                 })}
