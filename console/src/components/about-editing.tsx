@@ -9,6 +9,7 @@ import { dropDraft, keepDraft, readDraft } from './drafts';
 import { mutate } from './graphql-call';
 import { Markdown } from './markdown';
 import { findEntities, UrnPicker, type Suggestion } from './urn-picker';
+import { useWrite } from './use-write';
 
 /**
  * The entity page's About facts, each editable by editors and admins through the GraphQL
@@ -25,32 +26,18 @@ export interface AboutProps {
   revision: unknown;
 }
 
-/**
- * A write, its refusal and its confirmation; a later success clears an earlier refusal, this
- * field's or any other's on the page (the entity is read again after each).
- */
-function useWrite(onChanged: () => void, revision: unknown) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [done, setDone] = useState('');
-  useEffect(() => setError(undefined), [revision]);
-  const run = async (write: () => Promise<unknown>, message: string) => {
-    setBusy(true);
-    setError(undefined);
-    setDone('');
-    try {
-      await write();
-      setDone(message);
-      onChanged();
-      return true;
-    } catch (e) {
-      setError(e);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, setError, done, setDone, run };
+/** An add form's buttons: add what was picked, or close the editor. */
+function AddOrDone({ label, disabled, onDone }: { label: string; disabled: boolean; onDone: () => void }) {
+  return (
+    <div class="row">
+      <button type="submit" disabled={disabled}>
+        {label}
+      </button>
+      <button type="button" class="secondary" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
 }
 
 function Outcome({ id, error, done }: { id: string; error: unknown; done: string }) {
@@ -270,14 +257,7 @@ export function OwnersField({ urn, session, onChanged, names, revision, owners }
               </optgroup>
             )}
           </select>
-          <div class="row">
-            <button type="submit" disabled={w.busy || owner.trim() === ''}>
-              Add owner
-            </button>
-            <button type="button" class="secondary" onClick={() => (setOpen(false), w.setError(undefined))}>
-              Done
-            </button>
-          </div>
+          <AddOrDone label="Add owner" disabled={w.busy || owner.trim() === ''} onDone={() => (setOpen(false), w.setError(undefined))} />
         </form>
       </Editable>
       <Outcome id={`${id}-error`} error={w.error} done={w.done} />
@@ -331,14 +311,7 @@ export function TermsField({ urn, session, onChanged, names, revision, terms }: 
         <form class="about-add" onSubmit={add} noValidate>
           <label for={`${id}-term`}>Glossary term</label>
           <UrnPicker id={`${id}-term`} value={term} onValue={setTerm} types={['glossaryTerm']} placeholder="a term's name" invalid={invalid} describedBy={invalid ? `${id}-error` : undefined} />
-          <div class="row">
-            <button type="submit" disabled={w.busy || term.trim() === ''}>
-              Add term
-            </button>
-            <button type="button" class="secondary" onClick={() => (setOpen(false), w.setError(undefined))}>
-              Done
-            </button>
-          </div>
+          <AddOrDone label="Add term" disabled={w.busy || term.trim() === ''} onDone={() => (setOpen(false), w.setError(undefined))} />
         </form>
       </Editable>
       <Outcome id={`${id}-error`} error={w.error} done={w.done} />

@@ -8,6 +8,7 @@ import type { EditingProps } from './entity-editing';
 import { pointerSegment } from './property-model';
 import { tagUrnOf } from './tag-name';
 import { UrnPicker } from './urn-picker';
+import { useWrite } from './use-write';
 
 /**
  * An entity's tags, listed once: for editors and admins each with its remove button, and a field
@@ -16,31 +17,19 @@ import { UrnPicker } from './urn-picker';
  */
 export function Tags({ urn, entityType, session, onChanged, tags }: EditingProps & { tags: string[] }) {
   const [text, setText] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [done, setDone] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, done, setDone, run } = useWrite(onChanged);
   const writer = canWrite(session);
   const id = `te-${shortUrn(urn).replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
-  const patch = async (operations: unknown[], message: string) => {
-    setBusy(true);
-    setError(undefined);
-    setDone('');
-    try {
-      await api('PATCH', `${V2}/${entityType}/${enc(urn)}/globalTags`, {
-        body: { patch: operations, arrayPrimaryKeys: { tags: ['tag'] } },
-        contentType: 'application/json-patch+json',
-      });
-      setDone(message);
-      onChanged();
-      return true;
-    } catch (e) {
-      setError(e);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const patch = (operations: unknown[], message: string) =>
+    run(
+      () =>
+        api('PATCH', `${V2}/${entityType}/${enc(urn)}/globalTags`, {
+          body: { patch: operations, arrayPrimaryKeys: { tags: ['tag'] } },
+          contentType: 'application/json-patch+json',
+        }),
+      message,
+    );
 
   const add = async (event: Event) => {
     event.preventDefault();
