@@ -111,6 +111,7 @@ const PARAMETERS: Record<string, fc.Arbitrary<string>> = {
   // The change log's filters.
   entityType: fc.oneof(fc.constantFrom('dataset', 'DATASET', 'chart', 'nope', ''), anyText),
   actor: fc.oneof(fc.constantFrom('urn:li:corpuser:admin', 'admin', ''), anyText),
+  excludeEntityTypes: fc.oneof(fc.constantFrom('dataPlatform,dataType,entityType', 'dataset', 'nope', ',', ''), anyText),
   ifNoneMatch: fc.constantFrom('*', 'x'),
   aspect: fc.oneof(fc.constantFrom(...EXAMPLE_ASPECTS), anyText),
   // Rest.li 2.0's list syntax, or a plain name.
