@@ -100,6 +100,8 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
     assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
     // A javascript: link is not made a link; raw HTML is text; no image is fetched.
     assert.equal(await description.getByRole('link', { name: 'trap' }).count(), 0);
+    // Its text stays, without the markdown around it.
+    assert.equal(await description.locator('p').first().innerText(), 'Bold and italic, a link and a trap.');
     assert.equal(await description.locator('a[href^="javascript"], script, img').count(), 0);
     await description.getByText('<script>alert(1)</script> <img src=x onerror=alert(1)> <a href="javascript:alert(2)">raw</a>', { exact: true }).waitFor();
     assert.deepEqual(dialogs, []);

@@ -268,14 +268,14 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
       assert.equal((await f.served.client.call('POST', `/openapi/v2/entity/${type}?async=false`, [{ urn, aspects: Object.fromEntries(Object.entries(aspects).map(([k, v]) => [k, { value: v }])) }])).status, 200);
     await write('domain', finance, { domainProperties: { name: 'Finance' } });
     await write('dataset', ledger, {
-      datasetProperties: { name: 'ledger', description: '# Ledger\n\nOne row per **posting**, see [the docs](https://example.com/ledger).\n\n<script>alert(2)</script>' },
+      datasetProperties: { name: 'ledger', description: '# Ledger\n\nOne row per **posting**, see [the docs](https://example.com/ledger), not [this](javascript:alert(1)).\n\n<script>alert(2)</script>' },
       domains: { domains: [finance] },
     });
     const page = await f.signedIn();
     await page.goto(f.url('#/search?query=ledger'));
     await settled(page, '1 result');
     const summary = page.locator('ol.results .result-description');
-    await summary.getByText('Ledger One row per posting, see the docs.', { exact: true }).waitFor();
+    await summary.getByText('Ledger One row per posting, see the docs, not this.', { exact: true }).waitFor();
     assert.equal(await page.locator('ol.results .result-description *').count(), 0, 'no markup at all');
     await page.getByRole('button', { name: 'Finance (1)' }).click();
     await page.waitForURL(/domains=urn%3Ali%3Adomain%3Afin-7f3a/);

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 /**
  * Markdown as DataHub's descriptions are written, rendered safely: markdown-it with raw HTML off
  * (any markup typed is shown as text), and its link check, which refuses `javascript:`,
- * `vbscript:`, `file:` and `data:` URLs; images are not rendered. Links open in a new tab without
+ * `vbscript:`, `file:` and `data:` URLs (such a link shows its text, not a link); images are not rendered. Links open in a new tab without
  * handing it this page (`noopener`). markdown-it (50 KB gzipped with its entity table) is loaded
  * the first time a description is shown, not with the console; until then the text shows as is.
  */
@@ -12,9 +12,30 @@ let render: ((text: string) => string) | undefined;
 let plain: ((text: string) => string) | undefined;
 let loading: Promise<unknown> | undefined;
 
+/**
+ * Links are parsed whatever their URL, and those markdown-it's check refuses keep their text
+ * without being links: left unparsed, `[docs](javascript:…)` would show as raw markdown.
+ */
+function refusedLinksAsText(md: MarkdownIt): void {
+  const safe = md.validateLink.bind(md);
+  md.validateLink = () => true;
+  md.core.ruler.push('refused_links_as_text', (state) => {
+    for (const block of state.tokens) {
+      if (!block.children) continue;
+      let dropping = false;
+      block.children = block.children.filter((token) => {
+        if (token.type === 'link_open' && !safe(token.attrGet('href') ?? '')) return !(dropping = true);
+        if (token.type === 'link_close' && dropping) return (dropping = false);
+        return true;
+      });
+    }
+  });
+}
+
 function configured(md: MarkdownIt): (text: string) => string {
   // No images: a description could otherwise make every reader's browser fetch a URL of its choosing.
   md.disable('image');
+  refusedLinksAsText(md);
   const defaultLink = md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
   md.renderer.rules.link_open = (tokens, i, options, env, self) => {
     tokens[i].attrSet('target', '_blank');
@@ -28,7 +49,10 @@ function load(): Promise<unknown> {
   loading ??= import('markdown-it').then(({ default: Markdown }) => {
     render = configured(new Markdown({ html: false, linkify: true, breaks: true }));
     // html: true here so that markup is parsed as such, and dropped: only the text tokens are kept.
-    plain = textOf(new Markdown({ html: true }));
+    const words = new Markdown({ html: true });
+    // Link targets are never shown here: every link, refused or not, is its text.
+    words.validateLink = () => true;
+    plain = textOf(words);
   });
   return loading;
 }
