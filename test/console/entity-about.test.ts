@@ -274,6 +274,10 @@ describe('console: the About facts of the entity page', { skip: BROWSER_SKIP }, 
       [JDOE, 'TECHNICAL_OWNER'],
       [JDOE, 'DATA_STEWARD'],
     ]);
+    // Closed, the editor's confirmation goes with it.
+    await facts.getByRole('button', { name: 'Done' }).click();
+    await facts.getByText('Added jdoe as data steward.').waitFor({ state: 'detached' });
+    await facts.getByRole('button', { name: 'Edit owners' }).click();
 
     // Refused, then closed: the error goes with the editor.
     const refusal = facts.getByText('An owner is a user or a group: pick one from the suggestions (urn:li:corpuser:… or urn:li:corpGroup:…).', { exact: true });

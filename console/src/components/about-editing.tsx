@@ -26,7 +26,7 @@ export interface AboutProps {
   revision: unknown;
 }
 
-/** An add form's buttons: add what was picked, or close the editor. */
+/** An add form's buttons: add what was picked, or close the editor (and what it said). */
 function AddOrDone({ label, disabled, onDone }: { label: string; disabled: boolean; onDone: () => void }) {
   return (
     <div class="row">
@@ -257,7 +257,7 @@ export function OwnersField({ urn, session, onChanged, names, revision, owners }
               </optgroup>
             )}
           </select>
-          <AddOrDone label="Add owner" disabled={w.busy || owner.trim() === ''} onDone={() => (setOpen(false), w.setError(undefined))} />
+          <AddOrDone label="Add owner" disabled={w.busy || owner.trim() === ''} onDone={() => (setOpen(false), w.setError(undefined), w.setDone(''))} />
         </form>
       </Editable>
       <Outcome id={`${id}-error`} error={w.error} done={w.done} />
@@ -311,7 +311,7 @@ export function TermsField({ urn, session, onChanged, names, revision, terms }: 
         <form class="about-add" onSubmit={add} noValidate>
           <label for={`${id}-term`}>Glossary term</label>
           <UrnPicker id={`${id}-term`} value={term} onValue={setTerm} types={['glossaryTerm']} placeholder="a term's name" invalid={invalid} describedBy={invalid ? `${id}-error` : undefined} />
-          <AddOrDone label="Add term" disabled={w.busy || term.trim() === ''} onDone={() => (setOpen(false), w.setError(undefined))} />
+          <AddOrDone label="Add term" disabled={w.busy || term.trim() === ''} onDone={() => (setOpen(false), w.setError(undefined), w.setDone(''))} />
         </form>
       </Editable>
       <Outcome id={`${id}-error`} error={w.error} done={w.done} />
