@@ -98,7 +98,15 @@ export function sendBody(base: URL, req: RawRequest & { body: Buffer }, timeoutM
       if (answer) resolve({ ...answer, ms: performance.now() - began });
       else reject(failure ?? new Error('the connection closed without an answer'));
     });
-    socket.on('connect', async () => {
+    // A write can also throw a broken pipe at once, when the server has answered and closed
+    // meanwhile: the socket is closed then, and the answer read so far is the answer.
+    socket.on('connect', () =>
+      void send().catch((error: Error) => {
+        failure ??= error;
+        socket.destroy();
+      }),
+    );
+    const send = async () => {
       const framing = req.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(req.body.length) };
       const head = Object.entries({ host: base.host, ...req.headers, ...framing, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
       socket.write(`${req.method} ${req.path} HTTP/1.1\r\n${head}\r\n`, 'latin1');
@@ -109,7 +117,7 @@ export function sendBody(base: URL, req: RawRequest & { body: Buffer }, timeoutM
         if (!socket.write(framed)) await new Promise((drained) => socket.once('drain', drained).once('close', drained));
       }
       if (req.chunked && received.length === 0 && !socket.destroyed) socket.write('0\r\n\r\n');
-    });
+    };
   });
 }
 
