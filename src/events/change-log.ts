@@ -61,13 +61,13 @@ export class ChangeLog {
    */
   async read(after: number, limit: number, waitMs: number, closed?: AbortSignal, only?: EventSelection): Promise<ChangeLogPage> {
     const deadline = Date.now() + waitMs;
-    const selective = only !== undefined && Object.values(only).some((v) => v !== undefined);
+    const selective = selects(only);
     for (;;) {
       let events: LoggedEvent[];
       let nextAfter: number;
       if (selective) {
         // The newest event first: what is read up to it is all there is to read up to it.
-        const ceiling = (await this.store.readEvents(after, 1, { newestFirst: true }))[0]?.sequence;
+        const ceiling = await this.newestAbove(after);
         events = ceiling === undefined ? [] : await this.store.readEvents(after, limit, { ...only, upTo: ceiling });
         nextAfter = events.length === limit ? events.at(-1)!.sequence : (ceiling ?? after);
       } else {
@@ -88,8 +88,8 @@ export class ChangeLog {
    * unfiltered page may have fewer.
    */
   async latest(count: number, only?: EventSelection): Promise<ChangeLogPage> {
-    if (only && Object.values(only).some((v) => v !== undefined)) {
-      const ceiling = (await this.store.readEvents(0, 1, { newestFirst: true }))[0]?.sequence;
+    if (selects(only)) {
+      const ceiling = await this.newestAbove(0);
       if (ceiling === undefined) return { events: [], nextAfter: 0 };
       const events = await this.store.readEvents(0, count, { ...only, upTo: ceiling, newestFirst: true });
       return { events: events.reverse().map(toApi), nextAfter: ceiling };
@@ -97,6 +97,11 @@ export class ChangeLog {
     const newest = await newestEvent(this.store);
     if (!newest) return { events: [], nextAfter: 0 };
     return this.read(Math.max(0, newest.sequence - count), count, 0);
+  }
+
+  /** The newest event's sequence, when it is above `after`. */
+  private async newestAbove(after: number): Promise<number | undefined> {
+    return (await this.store.readEvents(after, 1, { newestFirst: true }))[0]?.sequence;
   }
 
   /** Ends every wait now (the server is shutting down): waiting reads answer with what there is. */
@@ -170,6 +175,11 @@ export function readSelection(query: { entityType?: string; excludeEntityTypes?:
     only.actor = query.actor;
   }
   return only;
+}
+
+/** Whether a selection leaves any event out. */
+function selects(only: EventSelection | undefined): boolean {
+  return only !== undefined && Object.values(only).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
 }
 
 function toApi(e: LoggedEvent): ChangeLogEvent {

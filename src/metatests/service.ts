@@ -28,10 +28,7 @@ export type RunListener = (run: TestRunReport) => void;
 /** What an evaluation of the empty definition `{}` adds to its verdict. */
 export const EMPTY_DEFINITION_NOTE = 'The definition is empty ({}): it selects no entity, so the test never passes or fails';
 
-/**
- * Metadata tests: evaluate entities against test definitions, push results and run actions. The
- * entry points: named entities, an unsaved definition, catalog-wide runs and a worker's page of one.
- */
+/** The words a definition may use, for an editor to offer (POST /gms/test?action=vocabulary). */
 export interface Vocabulary {
   /** The entity types a test may select (those that can hold testResults). */
   entityTypes: string[];
@@ -39,6 +36,10 @@ export interface Vocabulary {
   operators: Array<{ name: string; binary: boolean }>;
 }
 
+/**
+ * Metadata tests: evaluate entities against test definitions, push results and run actions. The
+ * entry points: named entities, an unsaved definition, catalog-wide runs and a worker's page of one.
+ */
 export class MetadataTests {
   private readonly evaluation: TestEvaluation;
   private readonly runs: CatalogRuns;
