@@ -13,6 +13,7 @@ const LAYERS = [
   { name: 'api', members: ['^src/api/'] },
   { name: 'services', members: ['^src/core\\.ts$', '^src/services\\.ts$'] },
   { name: 'metatests, transfer, timeline', members: ['^src/metatests/(?!run-worker\\.ts$)', '^src/transfer/', '^src/timeline/'] },
+  { name: 'forms', members: ['^src/forms/'] },
   { name: 'events', members: ['^src/events/'] },
   { name: 'metrics', members: ['^src/metrics/'] },
   { name: 'structured', members: ['^src/structured/'] },

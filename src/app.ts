@@ -74,7 +74,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     (await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, dbTimeoutMs: options.dbTimeout, dbPoolSize: options.dbPool, sqliteSync: options.sqliteSync }));
   const store = meterStore(opened, metrics.storeSeconds);
   metrics.watchChangeLog(store);
-  const { reader, ingest, tests, indexer, graph, relationships, lineage, search, timeline, forget } = buildCore(store, registry, options);
+  const { reader, ingest, tests, indexer, graph, relationships, lineage, search, timeline, forms, forget } = buildCore(store, registry, options);
   await indexer.ensureBuilt(store);
   await graph.ensureBuilt(store);
   const tokens = new TokenService(store, options.adminToken);
@@ -116,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // Long polls end at shutdown instead of holding it up.
   app.addHook('preClose', async () => changeLog.close());
   tests.onRun((run) => metrics.testRun(run.kind, run.outcome, run.seconds, run.entities));
-  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline, relationships, lineage };
+  const services: Services = { registry, store, reader, ingest, tests, scheduler, tokens, search, timeline, relationships, lineage, forms };
   app.addHook('onClose', async () => {
     retention.stop();
     pointRetention.stop();

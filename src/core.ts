@@ -1,3 +1,5 @@
+import { Forms } from './forms/service.js';
+import { formPlugins } from './forms/plugins.js';
 import { GraphEdges } from './graph/edges.js';
 import { Lineage } from './graph/lineage.js';
 import { LineageNeighbours } from './graph/neighbours.js';
@@ -28,6 +30,7 @@ export interface Core {
   reader: Reader;
   ingest: Ingest;
   tests: MetadataTests;
+  forms: Forms;
   timeline: Timeline;
   /** Drops what the services cache about changes committed elsewhere (another replica). */
   forget(events: readonly ChangeEvent[]): void;
@@ -49,6 +52,10 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const reader = new Reader(store, registry, structuredPropertyReadFilters(store));
   const plugins = structuredPropertyPlugins();
   plugins.set('testInfo', [testInfoRules(registry)]);
+  // The forms service needs the write path and search, which need the plugins: its lookups are late-bound.
+  let forms: Forms | undefined;
+  const formRules = formPlugins({ holders: (form) => forms!.holders(form), filterTypes: (filter) => forms!.filterTypes(filter) });
+  for (const [aspect, rules] of formRules) plugins.set(aspect, [...(plugins.get(aspect) ?? []), ...rules]);
   const fields = SearchFields.load(registry);
   const indexer = new SearchIndexer(registry, fields);
   const graph = new GraphEdges(registry);
@@ -61,5 +68,8 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;
   const tests = new MetadataTests(registry, reader, ingest, catalog, new LineageNeighbours(store, graph.walkKinds()), pool);
   const search = new SearchService(registry, fields, propertyLookup(reader), store, graph.walkKinds());
-  return { registry, store, indexer, graph, relationships: new Relationships(store, graph.relationshipNames()), lineage: new Lineage(store, registry, graph.walkKinds()), reader, ingest, tests, search, timeline: new Timeline(reader), forget };
+  forms = new Forms(registry, reader, ingest, () => search);
+  const following = forms;
+  ingest.followCommits((events, context) => following.follow(events, context));
+  return { registry, store, indexer, graph, relationships: new Relationships(store, graph.relationshipNames()), lineage: new Lineage(store, registry, graph.walkKinds()), reader, ingest, tests, forms, search, timeline: new Timeline(reader), forget };
 }

@@ -1,4 +1,5 @@
 import type { TokenService } from './auth/tokens.js';
+import type { Forms } from './forms/service.js';
 import type { Lineage } from './graph/lineage.js';
 import type { Relationships } from './graph/relationships.js';
 import type { Ingest } from './ingest/ingest.js';
@@ -23,4 +24,5 @@ export interface Services {
   timeline: Timeline;
   relationships: Relationships;
   lineage: Lineage;
+  forms: Forms;
 }

@@ -59,6 +59,13 @@ const MAX_ATTEMPTS = 20;
 export type CommitListener = (events: readonly ChangeEvent[], context: WriteContext) => void;
 
 /**
+ * Work a commit implies that cannot be in its transaction (it needs the committed search index),
+ * awaited before the write answers, so a client reads what follows from its write: a form's
+ * filter that an asset now matches. It writes through ingest again, in a transaction of its own.
+ */
+export type CommitFollower = (events: readonly ChangeEvent[], context: WriteContext) => Promise<void>;
+
+/**
  * THE write path. Every mutation arrives here as proposals, and each runs, in order: URN and
  * registry checks (resolve), preconditions, patch application and aspect mutators (valueToWrite),
  * key and schema validation (checkSchema), aspect validators (validate), entity creation, side
@@ -67,6 +74,7 @@ export type CommitListener = (events: readonly ChangeEvent[], context: WriteCont
 export class Ingest {
   private readonly locks = new KeyedLock();
   private readonly listeners: CommitListener[] = [];
+  private readonly followers: CommitFollower[] = [];
 
   constructor(
     private readonly store: Store,
@@ -84,6 +92,10 @@ export class Ingest {
     this.listeners.push(listener);
   }
 
+  followCommits(follower: CommitFollower): void {
+    this.followers.push(follower);
+  }
+
   async ingest(proposals: readonly Proposal[], context: WriteContext): Promise<AppliedChange[]> {
     checkProposalCount(proposals.length);
     const resolved: ResolvedProposal[] = [];
@@ -95,7 +107,7 @@ export class Ingest {
     if (resolved.length === 0) return [];
     const lockKeys = resolved.map((r) => r.urn.text);
     for (const r of resolved) if (this.plugins.get(r.aspect.name)?.some((p) => p.exclusive)) lockKeys.push(`aspect:${r.aspect.name}`);
-    return this.locks.run(lockKeys, async () => {
+    const done = await this.locks.run(lockKeys, async () => {
       for (let attempt = 1; ; attempt++) {
         try {
           return await this.attempt(resolved, context);
@@ -106,6 +118,9 @@ export class Ingest {
         }
       }
     });
+    // Outside the locks: followers write again, to entities this request may hold.
+    if (done.events.length > 0) for (const follower of this.followers) await follower(done.events, context);
+    return done.results;
   }
 
   /**
@@ -151,7 +166,7 @@ export class Ingest {
    * apply(); then everything is committed in ONE transaction. A lost race (StaleWriteError) sends
    * ingest() round again, from fresh state.
    */
-  private async attempt(initial: readonly ResolvedProposal[], context: WriteContext): Promise<AppliedChange[]> {
+  private async attempt(initial: readonly ResolvedProposal[], context: WriteContext): Promise<{ results: AppliedChange[]; events: readonly ChangeEvent[] }> {
     const state = new BatchState(this.store);
     const items = [...initial];
     await this.loadFor(state, items);
@@ -171,7 +186,7 @@ export class Ingest {
       await pacer.pace();
     }
     await this.commit(run, context);
-    return results.slice(0, initial.length);
+    return { results: results.slice(0, initial.length), events: run.pending.events };
   }
 
   /** One proposal's stages, in order, ending in its changes to the pending commit. */

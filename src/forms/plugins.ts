@@ -1,0 +1,208 @@
+import { ValidationError, type DomainError } from '../errors.js';
+import type { AspectPlugin, ProposedChange, ValidationContext } from '../ingest/plugins.js';
+import type { Proposal } from '../ingest/proposal.js';
+import { jsonEqual } from '../json.js';
+import { entityTypeUrn, isSoftDeleted, type PropertyDefinition } from '../structured/model.js';
+import { entityTypeOf } from '../urn/urn.js';
+import { answersOf } from './answers.js';
+import { computeForms } from './compute.js';
+import { PROPERTY_PROMPTS, formUrns, type FormInfo, type FormsAspect } from './model.js';
+
+/** Where the forms rules find an asset's holders and a form's dynamic entity types (wired in core). */
+export interface FormLookups {
+  /** The assets whose `forms` aspect names the form, as committed. */
+  holders(form: string): Promise<string[]>;
+  /** Checks a dynamic assignment's filter; returns the entity types it limits itself to (empty: any). */
+  filterTypes(filter: unknown): Promise<string[]>;
+}
+
+/**
+ * The write path's forms rules. An asset's `forms` aspect is computed: whatever a write says of
+ * prompt states is replaced by what the asset's answers give, in the same transaction; changes of
+ * answers, schema fields, forms and their properties recompute the assets they touch.
+ */
+export function formPlugins(lookups: FormLookups): Map<string, AspectPlugin[]> {
+  return new Map<string, AspectPlugin[]>([
+    ['forms', [formsRules]],
+    ['formInfo', [formInfoRules(lookups)]],
+    ['formKey', [{ sideEffects: (change, context) => (change.value === undefined ? recompute(context, [], change.urn.text, lookups) : []) }]],
+    ['dynamicFormAssignment', [dynamicRules(lookups)]],
+    ['structuredProperties', [answerEffects]],
+    ['schemaMetadata', [answerEffects]],
+    ['status', [propertyStatusEffects(lookups)]],
+  ]);
+}
+
+/** An asset's `forms`: the forms it names are its assignment; the rest is computed. */
+const formsRules: AspectPlugin = {
+  async mutate(change, context) {
+    if (change.value === undefined || change.value === null || typeof change.value !== 'object') return change.value;
+    const forms = formUrns(change.value);
+    const infos = await infosOf(context, forms);
+    const before = new Set(formUrns(change.previous));
+    for (const form of forms) {
+      if (before.has(form)) continue;
+      const info = infos.get(form);
+      if (!info) throw new ValidationError(`Form ${form} does not exist: write its formInfo first`);
+      await checkApplies(context, form, info, [change.entity.name], change.urn.text);
+    }
+    const withFields = [...infos.values()].some(hasFieldPrompts);
+    const answers = (await answersOf(context, [change.urn.text], withFields)).get(change.urn.text)!;
+    return computeForms({
+      forms,
+      previous: change.previous as Partial<FormsAspect> | undefined,
+      written: change.value as Partial<FormsAspect>,
+      infos,
+      answers,
+      stamp: { time: Date.now(), actor: context.actor },
+      asset: change.urn.text,
+    });
+  },
+};
+
+function formInfoRules(lookups: FormLookups): AspectPlugin {
+  return {
+    async validate(change, context) {
+      if (change.value === undefined) return [];
+      const info = change.value as FormInfo;
+      const form = change.urn.text;
+      const problems = promptShapeProblems(form, info);
+      if (problems.length > 0) return problems;
+      const types = new Set((await lookups.holders(form)).map(entityTypeOf));
+      const dynamic = await context.get(form, 'dynamicFormAssignment');
+      if (dynamic !== undefined) for (const t of await lookups.filterTypes((dynamic as { filter?: unknown }).filter)) types.add(t);
+      try {
+        await checkApplies(context, form, info, [...types]);
+      } catch (error) {
+        return [error as DomainError];
+      }
+      return [];
+    },
+    sideEffects: (change, context) => recompute(context, [], change.urn.text, lookups),
+  };
+}
+
+function dynamicRules(lookups: FormLookups): AspectPlugin {
+  return {
+    async validate(change, context) {
+      if (change.value === undefined) return [];
+      const form = change.urn.text;
+      const info = (await context.get(form, 'formInfo')) as FormInfo | undefined;
+      if (!info) return [new ValidationError(`Form ${form} does not exist: write its formInfo first`)];
+      try {
+        const types = await lookups.filterTypes((change.value as { filter?: unknown }).filter);
+        await checkApplies(context, form, info, types);
+      } catch (error) {
+        return [error as DomainError];
+      }
+      return [];
+    },
+  };
+}
+
+/** A change of an asset's answers (its own, or a schema field's) or of its schema fields. */
+const answerEffects: AspectPlugin = {
+  async sideEffects(change, context) {
+    const asset = change.urn.entityType === 'schemaField' ? change.urn.parts[0] : change.urn.text;
+    if (asset === undefined) return [];
+    if (change.aspect.name === 'schemaMetadata' && jsonEqual(fieldPaths(change.previous), fieldPaths(change.value))) return [];
+    return recompute(context, [asset]);
+  },
+};
+
+/** Soft delete or restore of a structured property changes what its values answer. */
+function propertyStatusEffects(lookups: FormLookups): AspectPlugin {
+  return {
+    async sideEffects(change, context) {
+      if (change.urn.entityType !== 'structuredProperty' || isSoftDeleted(change.previous) === isSoftDeleted(change.value)) return [];
+      const property = change.urn.text;
+      const proposals: Proposal[] = [];
+      for await (const { urn, value } of context.scan('formInfo')) {
+        if ((value as FormInfo).prompts?.some((p) => p.structuredPropertyParams?.urn === property)) proposals.push(...(await recompute(context, [], urn, lookups)));
+      }
+      return proposals;
+    },
+  };
+}
+
+const CHUNK = 500;
+
+/**
+ * Proposals rewriting the `forms` of the given assets (or of every holder of `form`) whose
+ * computed value differs from the stored one; the forms rules compute it again as it is written.
+ */
+async function recompute(context: ValidationContext, assets: readonly string[], form?: string, lookups?: FormLookups): Promise<Proposal[]> {
+  const all = form !== undefined && lookups ? [...new Set([...assets, ...(await lookups.holders(form))])] : [...assets];
+  const proposals: Proposal[] = [];
+  for (let i = 0; i < all.length; i += CHUNK) {
+    const chunk = all.slice(i, i + CHUNK);
+    const stored = await context.getMany(chunk, 'forms');
+    const holding = chunk.filter((a) => formUrns(stored.get(a)).length > 0);
+    if (holding.length === 0) continue;
+    const infos = await infosOf(context, [...new Set(holding.flatMap((a) => formUrns(stored.get(a))))]);
+    const answers = await answersOf(context, holding, [...infos.values()].some(hasFieldPrompts));
+    const stamp = { time: Date.now(), actor: context.actor };
+    for (const asset of holding) {
+      const previous = stored.get(asset) as Partial<FormsAspect>;
+      const next = computeForms({ forms: formUrns(previous), previous, written: previous, infos, answers: answers.get(asset)!, stamp, asset });
+      if (!jsonEqual(next, previous)) proposals.push({ urn: asset, aspect: 'forms', changeType: 'UPSERT', value: next });
+    }
+  }
+  return proposals;
+}
+
+async function infosOf(context: ValidationContext, forms: readonly string[]): Promise<Map<string, FormInfo | undefined>> {
+  return (await context.getMany(forms, 'formInfo')) as Map<string, FormInfo | undefined>;
+}
+
+function hasFieldPrompts(info: FormInfo | undefined): boolean {
+  return info?.prompts?.some((p) => p.type === 'FIELDS_STRUCTURED_PROPERTY') ?? false;
+}
+
+function fieldPaths(schema: unknown): unknown {
+  const fields = (schema as { fields?: { fieldPath?: unknown }[] } | undefined)?.fields;
+  return Array.isArray(fields) ? fields.map((f) => f?.fieldPath) : [];
+}
+
+/** What the model's schema cannot say of a form's prompts. */
+function promptShapeProblems(form: string, info: FormInfo): DomainError[] {
+  const problems: DomainError[] = [];
+  const seen = new Set<string>();
+  for (const prompt of info.prompts ?? []) {
+    if (seen.has(prompt.id)) problems.push(new ValidationError(`Form ${form} has two prompts with id "${prompt.id}": prompt ids must be unique within a form`));
+    seen.add(prompt.id);
+    if (!PROPERTY_PROMPTS.has(prompt.type)) {
+      problems.push(new ValidationError(`Prompt "${prompt.id}" of form ${form} is of type ${prompt.type}: urnbase asks STRUCTURED_PROPERTY and FIELDS_STRUCTURED_PROPERTY prompts only`));
+    } else if (!prompt.structuredPropertyParams?.urn) {
+      problems.push(new ValidationError(`Prompt "${prompt.id}" of form ${form} is of type ${prompt.type} and needs structuredPropertyParams.urn`));
+    }
+  }
+  return problems;
+}
+
+/**
+ * Each prompt's property must exist, be live, and apply to the entity types the form is for (a
+ * field prompt's to schema fields). The refusal names the prompt and the property.
+ */
+async function checkApplies(context: ValidationContext, form: string, info: FormInfo, types: readonly string[], asset?: string): Promise<void> {
+  const prompts = (info.prompts ?? []).filter((p) => p.structuredPropertyParams?.urn);
+  const properties = [...new Set(prompts.map((p) => p.structuredPropertyParams!.urn))];
+  if (properties.length === 0) return;
+  const definitions = await context.getMany(properties, 'propertyDefinition');
+  const statuses = await context.getMany(properties, 'status');
+  for (const prompt of prompts) {
+    const property = prompt.structuredPropertyParams!.urn;
+    const definition = definitions.get(property) as PropertyDefinition | undefined;
+    if (!definition) throw new ValidationError(`Prompt "${prompt.id}" of form ${form} asks for Structured Property ${property}, which does not exist`);
+    if (isSoftDeleted(statuses.get(property))) throw new ValidationError(`Prompt "${prompt.id}" of form ${form} asks for Structured Property ${property}, which is soft deleted`);
+    const wanted = prompt.type === 'FIELDS_STRUCTURED_PROPERTY' ? ['schemaField'] : types;
+    for (const type of wanted) {
+      if (definition.entityTypes?.includes(entityTypeUrn(type))) continue;
+      const target = asset === undefined ? `${type} entities` : `${asset}`;
+      throw new ValidationError(
+        `Form ${form} cannot be assigned to ${target}: its prompt "${prompt.id}" asks for Structured Property ${property}, which applies to ${(definition.entityTypes ?? []).map((t) => t.replace('urn:li:entityType:datahub.', '')).join(', ') || 'no entity type'}, not ${type}`,
+      );
+    }
+  }
+}
+

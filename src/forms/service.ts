@@ -1,0 +1,308 @@
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { Ingest } from '../ingest/ingest.js';
+import type { Proposal, WriteContext } from '../ingest/proposal.js';
+import { isRecord } from '../json.js';
+import type { Reader } from '../read/read.js';
+import type { Registry } from '../registry/registry.js';
+import type { SearchService } from '../search/service.js';
+import type { ChangeEvent } from '../store/store.js';
+import { formUrns, pointerSegment, type FormInfo, type FormPrompt } from './model.js';
+import { schemaFieldUrn } from './answers.js';
+
+/** How a form's assets stand: DataHub's form analytics, from the search index. */
+export interface FormCompletion {
+  form: string;
+  assigned: number;
+  completed: number;
+  incomplete: number;
+  /** VERIFICATION forms: assets whose completed form was verified. */
+  verified: number;
+  prompts: { id: string; title: string; required: boolean; completed: number; incomplete: number }[];
+}
+
+const FORM_ARRAYS = { incompleteForms: ['urn'], completedForms: ['urn'], verifications: ['form'] };
+/** Assets written per transaction when a filter assigns a form to many. */
+const ASSIGN_CHUNK = 1000;
+const PAGE = 10_000;
+/** Criteria naming entity types rather than a search field (DataHub's `_entityType`). */
+const TYPE_FIELDS = new Set(['_entityType', 'entityType', '_entityType.keyword']);
+
+/**
+ * Assigning forms, answering and verifying them, and counting completion. Every change goes
+ * through the one write path as proposals; the forms rules (plugins.ts) compute the states.
+ */
+export class Forms {
+  constructor(
+    private readonly registry: Registry,
+    private readonly reader: Reader,
+    private readonly ingest: Ingest,
+    private readonly search: () => SearchService,
+  ) {}
+
+  /** The entity types that carry forms. */
+  holderTypes(): string[] {
+    return this.registry.entityTypes().filter((e) => this.registry.aspectOf(e, 'forms')).map((e) => e.name);
+  }
+
+  async info(form: string): Promise<FormInfo> {
+    const found = await this.reader.getEntity(form, ['formInfo']);
+    const info = found?.aspects.get('formInfo')?.value as FormInfo | undefined;
+    if (!info) throw new NotFoundError(`Form ${form} does not exist`);
+    return info;
+  }
+
+  /** Assigns a form to assets, all or nothing: an asset that does not exist fails the whole batch. */
+  async assign(form: string, assets: readonly string[], context: WriteContext): Promise<void> {
+    await this.info(form);
+    await this.requireExisting(assets);
+    await this.requireOutsideFilter(form, assets, 'assign');
+    const proposals = assets.map((asset) => addForm(asset, form));
+    await this.ingest.ingest(proposals, context);
+  }
+
+  async unassign(form: string, assets: readonly string[], context: WriteContext): Promise<void> {
+    await this.requireExisting(assets);
+    await this.requireOutsideFilter(form, assets, 'remove');
+    await this.ingest.ingest(assets.map((asset) => removeForm(asset, form)), context);
+  }
+
+  /** Records a dynamic assignment and applies it now: matching assets get the form, others lose it. */
+  async assignByFilter(form: string, filter: unknown, context: WriteContext): Promise<{ added: number; removed: number }> {
+    await this.ingest.ingest([{ urn: form, aspect: 'dynamicFormAssignment', changeType: 'UPSERT', value: { filter } }], context);
+    return this.reconcileForm(form, context);
+  }
+
+  /** Brings a dynamically assigned form's holders in line with its filter, a chunk per transaction. */
+  async reconcileForm(form: string, context: WriteContext): Promise<{ added: number; removed: number }> {
+    const filter = await this.filterOf(form);
+    const matches = filter === undefined ? new Set<string>() : new Set(await this.matching(filter));
+    const holders = new Set(await this.holders(form));
+    const proposals: Proposal[] = [];
+    for (const asset of matches) if (!holders.has(asset)) proposals.push(addForm(asset, form));
+    const added = proposals.length;
+    if (filter !== undefined) for (const asset of holders) if (!matches.has(asset)) proposals.push(removeForm(asset, form));
+    for (let i = 0; i < proposals.length; i += ASSIGN_CHUNK) await this.ingest.ingest(proposals.slice(i, i + ASSIGN_CHUNK), context);
+    return { added, removed: proposals.length - added };
+  }
+
+  /**
+   * After a commit: assets it changed that now match a form's filter get the form, and those that
+   * stopped matching lose it. The writes of `forms` alone change no match this follows.
+   */
+  async follow(events: readonly ChangeEvent[], context: WriteContext): Promise<void> {
+    const changed = [...new Set(events.filter((e) => e.aspect !== 'forms' && e.aspect !== 'dynamicFormAssignment').map((e) => e.urn))];
+    const holderTypes = new Set(this.holderTypes());
+    const assets = changed.filter((u) => holderTypes.has(u.slice(7, u.indexOf(':', 7))));
+    if (assets.length === 0) return;
+    const dynamic = await this.dynamicForms();
+    if (dynamic.length === 0) return;
+    const stored = await this.reader.getEntities(assets, new Set(['forms']));
+    const proposals: Proposal[] = [];
+    for (const [form, filter] of dynamic) {
+      const matches = new Set(await this.matching(filter, assets));
+      for (const asset of assets) {
+        const entity = stored.get(asset);
+        if (!entity) continue;
+        const holds = formUrns(entity.aspects.get('forms')?.value).includes(form);
+        if (matches.has(asset) && !holds) proposals.push(addForm(asset, form));
+        if (!matches.has(asset) && holds) proposals.push(removeForm(asset, form));
+      }
+    }
+    if (proposals.length > 0) await this.ingest.ingest(proposals, context);
+  }
+
+  /** Answers a prompt: sets its property on the asset (or on a schema field), in one write. */
+  async submitPrompt(
+    asset: string,
+    form: string,
+    promptId: string,
+    values: readonly ({ string: string } | { double: number })[],
+    context: WriteContext,
+    fieldPath?: string,
+  ): Promise<void> {
+    const prompt = await this.prompt(form, promptId);
+    const held = await this.reader.getEntity(asset, ['forms']);
+    if (!held) throw new NotFoundError(`Entity ${asset} does not exist`);
+    if (!formUrns(held.aspects.get('forms')?.value).includes(form)) throw new ValidationError(`Form ${form} is not assigned to ${asset}`);
+    const property = prompt.structuredPropertyParams!.urn;
+    let target = asset;
+    if (prompt.type === 'FIELDS_STRUCTURED_PROPERTY') {
+      if (!fieldPath) throw new ValidationError(`Prompt "${promptId}" of form ${form} asks about schema fields: say which with fieldPath`);
+      target = schemaFieldUrn(asset, fieldPath);
+    }
+    const entry = { propertyUrn: property, values };
+    await this.ingest.ingest(
+      [{ urn: target, aspect: 'structuredProperties', changeType: 'PATCH', patch: { patch: [{ op: 'add', path: `/properties/${pointerSegment(property)}`, value: entry }], arrayPrimaryKeys: { properties: ['propertyUrn'] } } }],
+      context,
+    );
+  }
+
+  /** The verification step of a VERIFICATION form, once its required prompts are answered. */
+  async verify(asset: string, form: string, context: WriteContext): Promise<void> {
+    await this.info(form);
+    await this.requireExisting([asset]);
+    const lastModified = { time: Date.now(), actor: context.actor };
+    await this.ingest.ingest(
+      [{ urn: asset, aspect: 'forms', changeType: 'PATCH', patch: { patch: [{ op: 'add', path: `/verifications/${pointerSegment(form)}`, value: { form, lastModified } }], arrayPrimaryKeys: FORM_ARRAYS } }],
+      context,
+    );
+  }
+
+  /** Completion counts: assets assigned, complete, incomplete and verified, and each prompt's. */
+  async completion(form: string): Promise<FormCompletion> {
+    const info = await this.info(form);
+    const count = (criteria: { field: string; values: string[] }[][]) => this.count({ or: criteria.map((and) => ({ and })) });
+    const inIncomplete = { field: 'incompleteForms', values: [form] };
+    const inCompleted = { field: 'completedForms', values: [form] };
+    const [incomplete, completed, verified] = await Promise.all([
+      count([[inIncomplete]]),
+      count([[inCompleted]]),
+      count([[inCompleted, { field: 'verifiedForms', values: [form] }]]),
+    ]);
+    const prompts = await Promise.all(
+      (info.prompts ?? []).map(async (p) => {
+        const done = await count([
+          [inIncomplete, { field: 'incompleteFormsCompletedPromptIds', values: [p.id] }],
+          [inCompleted, { field: 'completedFormsCompletedPromptIds', values: [p.id] }],
+        ]);
+        return { id: p.id, title: p.title, required: p.required === true, completed: done, incomplete: incomplete + completed - done };
+      }),
+    );
+    return { form, assigned: incomplete + completed, completed, incomplete, verified, prompts };
+  }
+
+  /** The assets holding a form, as committed. */
+  async holders(form: string): Promise<string[]> {
+    return this.all({ or: [{ and: [{ field: 'incompleteForms', values: [form] }] }, { and: [{ field: 'completedForms', values: [form] }] }] }, this.holderTypes());
+  }
+
+  /** Checks a dynamic filter's shape and fields; returns the entity types it is limited to (empty: any). */
+  async filterTypes(filter: unknown): Promise<string[]> {
+    const branches = splitTypes(filter);
+    for (const branch of branches) {
+      for (const t of branch.types) if (!this.holderTypes().includes(t)) throw new ValidationError(`A form cannot be assigned to ${t} entities: they carry no forms (those that do: ${this.holderTypes().join(', ')})`);
+      await this.search().search({ types: branch.types.length ? branch.types : this.holderTypes(), filter: branch.filter, count: 0, includeSoftDelete: false });
+    }
+    return branches.some((b) => b.types.length === 0) ? this.holderTypes() : [...new Set(branches.flatMap((b) => b.types))];
+  }
+
+  private async prompt(form: string, promptId: string): Promise<FormPrompt> {
+    const prompt = (await this.info(form)).prompts?.find((p) => p.id === promptId);
+    if (!prompt) throw new NotFoundError(`Form ${form} has no prompt with id "${promptId}"`);
+    return prompt;
+  }
+
+  private async requireExisting(assets: readonly string[]): Promise<void> {
+    if (assets.length === 0) throw new ValidationError('Name at least one asset');
+    const found = await this.reader.getEntities(assets, new Set());
+    const missing = assets.filter((a) => !found.has(a));
+    if (missing.length > 0) throw new ValidationError(`Nothing was assigned: ${missing.length === 1 ? 'this entity does' : 'these entities do'} not exist: ${missing.join(', ')}`);
+  }
+
+  /** A form assigned by a filter is assigned by it alone: explicit changes against it would be undone. */
+  private async requireOutsideFilter(form: string, assets: readonly string[], action: 'assign' | 'remove'): Promise<void> {
+    const filter = await this.filterOf(form);
+    if (filter === undefined) return;
+    const matches = new Set(await this.matching(filter, assets));
+    const against = assets.filter((a) => (action === 'assign' ? !matches.has(a) : matches.has(a)));
+    if (against.length === 0) return;
+    const how = action === 'assign' ? 'does not match it' : 'matches it';
+    throw new ValidationError(`Form ${form} is assigned by a filter, and ${against.join(', ')} ${how}: change the filter instead`);
+  }
+
+  private async filterOf(form: string): Promise<unknown> {
+    const found = await this.reader.getEntity(form, ['dynamicFormAssignment']);
+    return (found?.aspects.get('dynamicFormAssignment')?.value as { filter?: unknown } | undefined)?.filter;
+  }
+
+  private async dynamicForms(): Promise<[string, unknown][]> {
+    const forms: [string, unknown][] = [];
+    for (const urn of await this.all(undefined, ['form'])) {
+      const filter = await this.filterOf(urn);
+      if (filter !== undefined) forms.push([urn, filter]);
+    }
+    return forms;
+  }
+
+  /** The assets a dynamic filter matches (of those given, when given). */
+  private async matching(filter: unknown, among?: readonly string[]): Promise<string[]> {
+    const found: string[] = [];
+    for (const branch of splitTypes(filter)) {
+      const types = branch.types.length > 0 ? branch.types : this.holderTypes();
+      const scoped = among === undefined ? branch.filter : withUrns(branch.filter, among);
+      found.push(...(await this.all(scoped, types)));
+    }
+    return [...new Set(found)];
+  }
+
+  private async all(filter: unknown, types: readonly string[]): Promise<string[]> {
+    const urns: string[] = [];
+    let scrollId: string | undefined;
+    do {
+      const page = await this.search().search({ types, filter, count: PAGE, includeSoftDelete: true, ...(scrollId ? { scrollId } : {}) });
+      urns.push(...page.urns);
+      scrollId = page.urns.length === PAGE ? page.scrollId : undefined;
+    } while (scrollId);
+    return urns;
+  }
+
+  private async count(filter: unknown): Promise<number> {
+    return (await this.search().search({ types: this.holderTypes(), filter, count: 0, includeSoftDelete: true })).totalCount;
+  }
+}
+
+function addForm(asset: string, form: string): Proposal {
+  return { urn: asset, aspect: 'forms', changeType: 'PATCH', patch: { patch: [{ op: 'add', path: `/incompleteForms/${pointerSegment(form)}`, value: { urn: form } }], arrayPrimaryKeys: FORM_ARRAYS } };
+}
+
+function removeForm(asset: string, form: string): Proposal {
+  const at = pointerSegment(form);
+  return {
+    urn: asset,
+    aspect: 'forms',
+    changeType: 'PATCH',
+    patch: { patch: [{ op: 'remove', path: `/incompleteForms/${at}` }, { op: 'remove', path: `/completedForms/${at}` }, { op: 'remove', path: `/verifications/${at}` }], arrayPrimaryKeys: FORM_ARRAYS },
+  };
+}
+
+interface Branch {
+  types: string[];
+  filter: unknown;
+}
+
+/**
+ * DataHub's filter, one OR branch at a time, with its entity-type criterion (`_entityType`) taken
+ * out as the branch's types: the search index keeps entity types apart rather than as a field.
+ */
+function splitTypes(filter: unknown): Branch[] {
+  if (!isRecord(filter)) throw new ValidationError('A dynamic form assignment needs a filter: {"or": [{"and": [{"field": …, "values": […]}]}]}');
+  const groups = Array.isArray(filter.or) ? filter.or : Array.isArray(filter.and) ? filter.and : Array.isArray(filter.criteria) ? [{ and: filter.criteria }] : undefined;
+  if (!groups || groups.length === 0) throw new ValidationError('A dynamic form assignment needs a filter: {"or": [{"and": [{"field": …, "values": […]}]}]}');
+  return groups.map((group, g) => {
+    const list = isRecord(group) ? (Array.isArray(group.and) ? group.and : group.criteria) : undefined;
+    if (!Array.isArray(list)) throw new ValidationError(`filter.or[${g}] must be {"and": [criteria]}`);
+    const types: string[] = [];
+    const rest: unknown[] = [];
+    for (const c of list) {
+      if (isRecord(c) && typeof c.field === 'string' && TYPE_FIELDS.has(c.field) && c.negated !== true) {
+        const values = Array.isArray(c.values) ? c.values : c.value !== undefined ? [c.value] : [];
+        for (const v of values) types.push(entityTypeName(String(v)));
+      } else rest.push(c);
+    }
+    return { types: [...new Set(types)], filter: rest.length > 0 ? { or: [{ and: rest }] } : undefined };
+  });
+}
+
+/** `dataset`, `DATASET` or `urn:li:entityType:datahub.dataset` → `dataset`; DATA_JOB → dataJob. */
+function entityTypeName(value: string): string {
+  const bare = value.startsWith('urn:li:entityType:') ? value.slice(value.lastIndexOf('.') + 1) : value;
+  if (bare !== bare.toUpperCase()) return bare;
+  return bare.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+function withUrns(filter: unknown, urns: readonly string[]): unknown {
+  const byUrn = { field: 'urn', values: [...urns] };
+  if (filter === undefined) return { or: [{ and: [byUrn] }] };
+  const branch = (filter as { or: { and: unknown[] }[] }).or[0];
+  return { or: [{ and: [...branch.and, byUrn] }] };
+}
