@@ -68,6 +68,13 @@ function formInfoRules(lookups: FormLookups): AspectPlugin {
       const form = change.urn.text;
       const problems = promptShapeProblems(form, info);
       if (problems.length > 0) return problems;
+      // Prompt ids are unique across forms (DataHub checks it too): answers and counts key on them.
+      const ids = new Set((info.prompts ?? []).map((p) => p.id));
+      for await (const other of context.scan('formInfo')) {
+        if (other.urn === form) continue;
+        const shared = (other.value as FormInfo).prompts?.find((p) => ids.has(p.id));
+        if (shared) return [new ValidationError(`Prompt id "${shared.id}" is already used by form ${other.urn}: prompt ids must be unique across forms`)];
+      }
       const types = new Set((await lookups.holders(form)).map(entityTypeOf));
       const dynamic = await context.get(form, 'dynamicFormAssignment');
       if (dynamic !== undefined) for (const t of await lookups.filterTypes((dynamic as { filter?: unknown }).filter)) types.add(t);

@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { Ingest } from '../ingest/ingest.js';
 import type { Proposal, WriteContext } from '../ingest/proposal.js';
 import { isRecord } from '../json.js';
@@ -121,9 +121,7 @@ export class Forms {
     fieldPath?: string,
   ): Promise<void> {
     const prompt = await this.prompt(form, promptId);
-    const held = await this.reader.getEntity(asset, ['forms']);
-    if (!held) throw new NotFoundError(`Entity ${asset} does not exist`);
-    if (!formUrns(held.aspects.get('forms')?.value).includes(form)) throw new ValidationError(`Form ${form} is not assigned to ${asset}`);
+    await this.requireActor(form, asset, context);
     const property = prompt.structuredPropertyParams!.urn;
     let target = asset;
     if (prompt.type === 'FIELDS_STRUCTURED_PROPERTY') {
@@ -139,8 +137,7 @@ export class Forms {
 
   /** The verification step of a VERIFICATION form, once its required prompts are answered. */
   async verify(asset: string, form: string, context: WriteContext): Promise<void> {
-    await this.info(form);
-    await this.requireExisting([asset]);
+    await this.requireActor(form, asset, context);
     const lastModified = { time: Date.now(), actor: context.actor };
     await this.ingest.ingest(
       [{ urn: asset, aspect: 'forms', changeType: 'PATCH', patch: { patch: [{ op: 'add', path: `/verifications/${pointerSegment(form)}`, value: { form, lastModified } }], arrayPrimaryKeys: FORM_ARRAYS } }],
@@ -169,6 +166,60 @@ export class Forms {
       }),
     );
     return { form, assigned: incomplete + completed, completed, incomplete, verified, prompts };
+  }
+
+  /**
+   * Whether a person is asked to fill the form in on the asset: named in its actors, in a group
+   * named there, or (actors.owners, the default) an owner of the asset.
+   */
+  async isActor(info: FormInfo, asset: string, actor: string): Promise<boolean> {
+    const actors = info.actors ?? { owners: true };
+    if (actors.users?.includes(actor)) return true;
+    const entities = await this.reader.getEntities([actor, asset], new Set(['groupMembership', 'nativeGroupMembership', 'ownership']));
+    const person = entities.get(actor);
+    const groups = ['groupMembership', 'nativeGroupMembership'].flatMap((a) => (person?.aspects.get(a)?.value as { groups?: string[] } | undefined)?.groups ?? []);
+    if (actors.groups?.some((g) => groups.includes(g))) return true;
+    if (actors.owners === false) return false;
+    const owners = (entities.get(asset)?.aspects.get('ownership')?.value as { owners?: { owner: string }[] } | undefined)?.owners ?? [];
+    return owners.some((o) => o.owner === actor || groups.includes(o.owner));
+  }
+
+  /**
+   * The open forms on assets a person is asked to fill in (actors of the form, or owners of the
+   * asset where the form asks owners), at most `limit`, with the prompts still unanswered.
+   */
+  async todo(actor: string, limit = 100): Promise<{ asset: string; form: string; incompletePrompts: string[] }[]> {
+    const items: { asset: string; form: string; incompletePrompts: string[] }[] = [];
+    const person = (await this.reader.getEntities([actor], new Set(['groupMembership', 'nativeGroupMembership']))).get(actor);
+    const groups = ['groupMembership', 'nativeGroupMembership'].flatMap((a) => (person?.aspects.get(a)?.value as { groups?: string[] } | undefined)?.groups ?? []);
+    const forms = await this.reader.getEntities(await this.all(undefined, ['form']), new Set(['formInfo']));
+    for (const [form, entity] of forms) {
+      const info = entity.aspects.get('formInfo')?.value as FormInfo | undefined;
+      if (!info) continue;
+      const actors = info.actors ?? { owners: true };
+      const named = actors.users?.includes(actor) || actors.groups?.some((g) => groups.includes(g));
+      const open = { field: 'incompleteForms', values: [form] };
+      if (!named && actors.owners === false) continue;
+      const filter = named ? { or: [{ and: [open] }] } : { or: [actor, ...groups].map((o) => ({ and: [open, { field: 'owners', values: [o] }] })) };
+      const page = await this.search().search({ types: this.holderTypes(), filter, count: limit - items.length, includeSoftDelete: false });
+      const held = await this.reader.getEntities(page.urns, new Set(['forms']));
+      for (const asset of page.urns) {
+        const state = (held.get(asset)?.aspects.get('forms')?.value as { incompleteForms?: { urn: string; incompletePrompts?: { id: string }[] }[] } | undefined)?.incompleteForms?.find((f) => f.urn === form);
+        if (state) items.push({ asset, form, incompletePrompts: (state.incompletePrompts ?? []).map((p) => p.id) });
+      }
+      if (items.length >= limit) break;
+    }
+    return items;
+  }
+
+  /** Only the people a form asks (and admins) answer or verify it on an asset that holds it. */
+  private async requireActor(form: string, asset: string, context: WriteContext): Promise<void> {
+    const info = await this.info(form);
+    const held = await this.reader.getEntity(asset, ['forms']);
+    if (!held) throw new NotFoundError(`Entity ${asset} does not exist`);
+    if (!formUrns(held.aspects.get('forms')?.value).includes(form)) throw new ValidationError(`Form ${form} is not assigned to ${asset}`);
+    if (context.admin || (await this.isActor(info, asset, context.actor))) return;
+    throw new ForbiddenError(`${context.actor} is not asked to fill in form ${form} on ${asset}: only its actors (and the asset's owners, where the form asks owners) may`);
   }
 
   /** The assets holding a form, as committed. */
