@@ -54,14 +54,14 @@ export class Forms {
   /** Assigns a form to assets, all or nothing: an asset that does not exist fails the whole batch. */
   async assign(form: string, assets: readonly string[], context: WriteContext): Promise<void> {
     await this.info(form);
-    await this.requireExisting(assets);
+    await this.requireExisting(assets, 'assigned');
     await this.requireOutsideFilter(form, assets, 'assign');
     const proposals = assets.map((asset) => addForm(asset, form));
     await this.ingest.ingest(proposals, context);
   }
 
   async unassign(form: string, assets: readonly string[], context: WriteContext): Promise<void> {
-    await this.requireExisting(assets);
+    await this.requireExisting(assets, 'removed');
     await this.requireOutsideFilter(form, assets, 'remove');
     await this.ingest.ingest(assets.map((asset) => removeForm(asset, form)), context);
   }
@@ -111,26 +111,30 @@ export class Forms {
     if (proposals.length > 0) await this.ingest.ingest(proposals, context);
   }
 
-  /** Answers a prompt: sets its property on the asset (or on a schema field), in one write. */
+  /**
+   * Answers a prompt: sets its property on the asset (or, for a schema-field prompt, on each
+   * field named), in one write.
+   */
   async submitPrompt(
     asset: string,
     form: string,
     promptId: string,
     values: readonly ({ string: string } | { double: number })[],
     context: WriteContext,
-    fieldPath?: string,
+    fieldPath?: string | readonly string[],
   ): Promise<void> {
     const prompt = await this.prompt(form, promptId);
     await this.requireActor(form, asset, context);
     const property = prompt.structuredPropertyParams!.urn;
-    let target = asset;
+    let targets = [asset];
     if (prompt.type === 'FIELDS_STRUCTURED_PROPERTY') {
-      if (!fieldPath) throw new ValidationError(`Prompt "${promptId}" of form ${form} asks about schema fields: say which with fieldPath`);
-      target = schemaFieldUrn(asset, fieldPath);
+      const paths = [...new Set(typeof fieldPath === 'string' ? [fieldPath] : (fieldPath ?? []))].filter((p) => p !== '');
+      if (paths.length === 0) throw new ValidationError(`Prompt "${promptId}" of form ${form} asks about schema fields: say which with fieldPath`);
+      targets = paths.map((p) => schemaFieldUrn(asset, p));
     }
     const entry = { propertyUrn: property, values };
     await this.ingest.ingest(
-      [{ urn: target, aspect: 'structuredProperties', changeType: 'PATCH', patch: { patch: [{ op: 'add', path: `/properties/${pointerSegment(property)}`, value: entry }], arrayPrimaryKeys: { properties: ['propertyUrn'] } } }],
+      targets.map((target) => ({ urn: target, aspect: 'structuredProperties', changeType: 'PATCH', patch: { patch: [{ op: 'add', path: `/properties/${pointerSegment(property)}`, value: entry }], arrayPrimaryKeys: { properties: ['propertyUrn'] } } })),
       context,
     );
   }
@@ -243,11 +247,11 @@ export class Forms {
     return prompt;
   }
 
-  private async requireExisting(assets: readonly string[]): Promise<void> {
+  private async requireExisting(assets: readonly string[], done: 'assigned' | 'removed'): Promise<void> {
     if (assets.length === 0) throw new ValidationError('Name at least one asset');
     const found = await this.reader.getEntities(assets, new Set());
     const missing = assets.filter((a) => !found.has(a));
-    if (missing.length > 0) throw new ValidationError(`Nothing was assigned: ${missing.length === 1 ? 'this entity does' : 'these entities do'} not exist: ${missing.join(', ')}`);
+    if (missing.length > 0) throw new ValidationError(`Nothing was ${done}: ${missing.length === 1 ? 'this entity does' : 'these entities do'} not exist: ${missing.join(', ')}`);
   }
 
   /** A form assigned by a filter is assigned by it alone: explicit changes against it would be undone. */
@@ -336,12 +340,31 @@ function splitTypes(filter: unknown): Branch[] {
     const rest: unknown[] = [];
     for (const c of list) {
       if (isRecord(c) && typeof c.field === 'string' && TYPE_FIELDS.has(c.field) && c.negated !== true) {
-        const values = Array.isArray(c.values) ? c.values : c.value !== undefined ? [c.value] : [];
-        for (const v of values) types.push(entityTypeName(String(v)));
-      } else rest.push(c);
+        for (const v of criterionValues(c)) types.push(entityTypeName(String(v)));
+      } else rest.push(searchCriterion(c));
     }
     return { types: [...new Set(types)], filter: rest.length > 0 ? { or: [{ and: rest }] } : undefined };
   });
+}
+
+function criterionValues(c: Record<string, unknown>): unknown[] {
+  return Array.isArray(c.values) && c.values.length > 0 ? c.values : c.value !== undefined && c.value !== '' ? [c.value] : [];
+}
+
+/** DataHub's conditions as the search spells them (its Condition enum says START_WITH, END_WITH). */
+const SEARCH_CONDITIONS: Record<string, string> = { START_WITH: 'STARTS_WITH', END_WITH: 'ENDS_WITH' };
+
+/**
+ * A stored criterion as the search service takes it: Elasticsearch's exact-match subfield
+ * (`platform.keyword`, which DataHub's CLI sends) is the field itself in urnbase's index, the
+ * deprecated `value` is `values`, and DataHub's condition names are the search's.
+ */
+function searchCriterion(c: unknown): unknown {
+  if (!isRecord(c)) return c;
+  const { value: _value, ...rest } = c;
+  const field = typeof c.field === 'string' && c.field.endsWith('.keyword') ? c.field.slice(0, -'.keyword'.length) : c.field;
+  const condition = typeof c.condition === 'string' ? (SEARCH_CONDITIONS[c.condition] ?? c.condition) : c.condition;
+  return { ...rest, field, values: criterionValues(c), ...(condition !== undefined ? { condition } : {}) };
 }
 
 /** `dataset`, `DATASET` or `urn:li:entityType:datahub.dataset` → `dataset`; DATA_JOB → dataJob. */

@@ -18,6 +18,7 @@ import { lineageResolvers } from './resolvers/lineage.js';
 import { deleteMutations } from './resolvers/mutations-deletes.js';
 import { descriptionMutations } from './resolvers/mutations-description.js';
 import { domainMutations } from './resolvers/mutations-domains.js';
+import { formMutations } from './resolvers/mutations-forms.js';
 import { ownerMutations } from './resolvers/mutations-owners.js';
 import { structuredMutations } from './resolvers/mutations-structured.js';
 import { tagMutations } from './resolvers/mutations-tags.js';
@@ -49,7 +50,7 @@ export async function buildExecutor(services: Services): Promise<Execute> {
   const host = Fastify();
   await host.register(mercurius, {
     schema: schemaText(types),
-    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations, ...descriptionMutations, ...deleteMutations, ...structuredMutations }, ...entityResolvers } as never,
+    resolvers: { Query: { ...searchResolvers, ...fetchResolvers, ...lineageResolvers }, Mutation: { ...tagMutations, ...termMutations, ...ownerMutations, ...domainMutations, ...descriptionMutations, ...deleteMutations, ...structuredMutations, ...formMutations }, ...entityResolvers } as never,
     // The routes are ours (routes.ts): auth, limits and error shapes as on every route.
     routes: false,
     graphiql: false,

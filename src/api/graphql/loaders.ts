@@ -40,9 +40,11 @@ export const ASPECTS_READ: ReadonlySet<string> = new Set([
   'structuredProperties',
   'structuredPropertySettings',
   'dataTypeInfo',
-  // resolvers/forms.ts
+  // resolvers/forms.ts (the memberships: isAssignedToMe)
   'forms',
   'formInfo',
+  'groupMembership',
+  'nativeGroupMembership',
   // editableProperties (resolvers/entities.ts)
   'editableDatasetProperties',
   'editableChartProperties',

@@ -5,8 +5,8 @@ import { FORM_HOLDERS } from '../schema-forms.js';
 import { governanceResolvers } from './governance.js';
 
 /**
- * Forms, read only: the forms an entity is assigned (its `forms` aspect, as the forms workflow
- * would write it) and the `form` entity (its formInfo and ownership). Both are read through the
+ * Forms, as read: the forms an entity is assigned (its `forms` aspect, which the write path
+ * computes) and the `form` entity (its formInfo and ownership). Both are read through the
  * request's EntityLoader, so a page of results is one batch read.
  */
 interface EntityRef {
@@ -25,10 +25,20 @@ function resolvedStamp(value: unknown) {
   return { time: value.time, actor: actor && entityTypeOf(actor).toLowerCase() === 'corpuser' ? { urn: actor } : null };
 }
 
+function fieldPrompts(value: unknown) {
+  return list(value).flatMap((f) => {
+    const lastModified = resolvedStamp(f.lastModified);
+    return typeof f.fieldPath === 'string' && lastModified ? [{ fieldPath: f.fieldPath, lastModified }] : [];
+  });
+}
+
 function prompts(value: unknown) {
   return list(value).flatMap((p) => {
     const lastModified = resolvedStamp(p.lastModified);
-    return typeof p.id === 'string' && lastModified ? [{ id: p.id, lastModified }] : [];
+    if (typeof p.id !== 'string' || !lastModified) return [];
+    const fields = isRecord(p.fieldAssociations) ? p.fieldAssociations : null;
+    const fieldAssociations = fields && { completedFieldPrompts: fieldPrompts(fields.completedFieldPrompts), incompleteFieldPrompts: fieldPrompts(fields.incompleteFieldPrompts) };
+    return [{ id: p.id, lastModified, fieldAssociations }];
   });
 }
 
@@ -50,8 +60,29 @@ async function forms(o: EntityRef, _: unknown, ctx: GraphQLContext) {
   };
 }
 
+const urns = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** DataHub's default actors: the owners of each asset. */
+function actors(value: unknown) {
+  const given = isRecord(value) ? value : {};
+  return { owners: given.owners !== false, users: urns(given.users).map((urn) => ({ urn })), groups: urns(given.groups).map((urn) => ({ urn })), groupUrns: urns(given.groups), userUrns: urns(given.users) };
+}
+
+type Actors = ReturnType<typeof actors>;
+
+/** The caller is named in the form's users, or is a member of one of its groups (DataHub's rule: ownership does not count). */
+async function isAssignedToMe(o: Actors, _: unknown, ctx: GraphQLContext): Promise<boolean> {
+  const me = ctx.principal?.actor;
+  if (!me) return false;
+  if (o.userUrns.includes(me)) return true;
+  if (o.groupUrns.length === 0) return false;
+  const memberships = await Promise.all(['groupMembership', 'nativeGroupMembership'].map((a) => ctx.entities.aspect(me, a)));
+  return memberships.some((m) => urns(m?.groups).some((g) => o.groupUrns.includes(g)));
+}
+
 function formInfo(value: Value, formUrn: string) {
   return {
+    actors: actors(value.actors),
     name: text(value.name) ?? '',
     description: text(value.description),
     // The model's default.
@@ -80,5 +111,6 @@ export const formResolvers = {
     },
     ownership: governanceResolvers.ownership,
   },
+  FormActorAssignment: { isAssignedToMe },
   ...Object.fromEntries(FORM_HOLDERS.map((type) => [type, { forms }])),
 };
