@@ -8,6 +8,7 @@ import type { SearchService } from '../search/service.js';
 import type { ChangeEvent } from '../store/store.js';
 import { formUrns, pointerSegment, type FormInfo, type FormPrompt } from './model.js';
 import { schemaFieldUrn } from './answers.js';
+import { entityTypeUrn } from '../structured/model.js';
 
 /** How a form's assets stand: DataHub's form analytics, from the search index. */
 export interface FormCompletion {
@@ -63,7 +64,10 @@ export class Forms {
   async unassign(form: string, assets: readonly string[], context: WriteContext): Promise<void> {
     await this.requireExisting(assets, 'removed');
     await this.requireOutsideFilter(form, assets, 'remove');
-    await this.ingest.ingest(assets.map((asset) => removeForm(asset, form)), context);
+    // Only the assets holding it: a keyed remove needs the lists it removes from.
+    const stored = await this.reader.getEntities(assets, new Set(['forms']));
+    const holding = assets.filter((a) => formUrns(stored.get(a)?.aspects.get('forms')?.value).includes(form));
+    if (holding.length > 0) await this.ingest.ingest(holding.map((asset) => removeForm(asset, form)), context);
   }
 
   /** Records a dynamic assignment and applies it now: matching assets get the form, others lose it. */
@@ -75,7 +79,7 @@ export class Forms {
   /** Brings a dynamically assigned form's holders in line with its filter, a chunk per transaction. */
   async reconcileForm(form: string, context: WriteContext): Promise<{ added: number; removed: number }> {
     const filter = await this.filterOf(form);
-    const matches = filter === undefined ? new Set<string>() : new Set(await this.matching(filter));
+    const matches = filter === undefined ? new Set<string>() : new Set(await this.matching(form, filter));
     const holders = new Set(await this.holders(form));
     const proposals: Proposal[] = [];
     for (const asset of matches) if (!holders.has(asset)) proposals.push(addForm(asset, form));
@@ -99,7 +103,7 @@ export class Forms {
     const stored = await this.reader.getEntities(assets, new Set(['forms']));
     const proposals: Proposal[] = [];
     for (const [form, filter] of dynamic) {
-      const matches = new Set(await this.matching(filter, assets));
+      const matches = new Set(await this.matching(form, filter, assets));
       for (const asset of assets) {
         const entity = stored.get(asset);
         if (!entity) continue;
@@ -231,14 +235,18 @@ export class Forms {
     return this.all({ or: [{ and: [{ field: 'incompleteForms', values: [form] }] }, { and: [{ field: 'completedForms', values: [form] }] }] }, this.holderTypes());
   }
 
-  /** Checks a dynamic filter's shape and fields; returns the entity types it is limited to (empty: any). */
+  /**
+   * Checks a dynamic filter's shape and fields; returns the entity types it names (`_entityType`).
+   * A branch naming none matches the types the form's prompts apply to (see matching), so it
+   * adds none.
+   */
   async filterTypes(filter: unknown): Promise<string[]> {
     const branches = splitTypes(filter);
     for (const branch of branches) {
       for (const t of branch.types) if (!this.holderTypes().includes(t)) throw new ValidationError(`A form cannot be assigned to ${t} entities: they carry no forms (those that do: ${this.holderTypes().join(', ')})`);
       await this.search().search({ types: branch.types.length ? branch.types : this.holderTypes(), filter: branch.filter, count: 0, includeSoftDelete: false });
     }
-    return branches.some((b) => b.types.length === 0) ? this.holderTypes() : [...new Set(branches.flatMap((b) => b.types))];
+    return [...new Set(branches.flatMap((b) => b.types))];
   }
 
   private async prompt(form: string, promptId: string): Promise<FormPrompt> {
@@ -258,7 +266,7 @@ export class Forms {
   private async requireOutsideFilter(form: string, assets: readonly string[], action: 'assign' | 'remove'): Promise<void> {
     const filter = await this.filterOf(form);
     if (filter === undefined) return;
-    const matches = new Set(await this.matching(filter, assets));
+    const matches = new Set(await this.matching(form, filter, assets));
     const against = assets.filter((a) => (action === 'assign' ? !matches.has(a) : matches.has(a)));
     if (against.length === 0) return;
     const how = action === 'assign' ? 'does not match it' : 'matches it';
@@ -279,15 +287,31 @@ export class Forms {
     return forms;
   }
 
-  /** The assets a dynamic filter matches (of those given, when given). */
-  private async matching(filter: unknown, among?: readonly string[]): Promise<string[]> {
+  /**
+   * The assets a form's dynamic filter matches (of those given, when given). A branch that names
+   * no entity type matches assets of the types every prompt's property applies to: a filter on
+   * `platform` alone means the datasets of a form about datasets, not its charts too.
+   */
+  private async matching(form: string, filter: unknown, among?: readonly string[]): Promise<string[]> {
     const found: string[] = [];
+    let applicable: string[] | undefined;
     for (const branch of splitTypes(filter)) {
-      const types = branch.types.length > 0 ? branch.types : this.holderTypes();
+      const types = branch.types.length > 0 ? branch.types : (applicable ??= await this.applicableTypes(form));
+      if (types.length === 0) continue;
       const scoped = among === undefined ? branch.filter : withUrns(branch.filter, among);
       found.push(...(await this.all(scoped, types)));
     }
     return [...new Set(found)];
+  }
+
+  /** The entity types holding forms that every property the form asks of the asset itself applies to. */
+  private async applicableTypes(form: string): Promise<string[]> {
+    const info = (await this.reader.getEntity(form, ['formInfo']))?.aspects.get('formInfo')?.value as FormInfo | undefined;
+    const properties = [...new Set((info?.prompts ?? []).filter((p) => p.type !== 'FIELDS_STRUCTURED_PROPERTY' && p.structuredPropertyParams?.urn).map((p) => p.structuredPropertyParams!.urn))];
+    if (properties.length === 0) return this.holderTypes();
+    const definitions = await this.reader.getEntities(properties, new Set(['propertyDefinition']));
+    const typesOf = properties.map((p) => (definitions.get(p)?.aspects.get('propertyDefinition')?.value as { entityTypes?: string[] } | undefined)?.entityTypes ?? []);
+    return this.holderTypes().filter((t) => typesOf.every((types) => types.includes(entityTypeUrn(t))));
   }
 
   private async all(filter: unknown, types: readonly string[]): Promise<string[]> {
@@ -316,7 +340,8 @@ function removeForm(asset: string, form: string): Proposal {
     urn: asset,
     aspect: 'forms',
     changeType: 'PATCH',
-    patch: { patch: [{ op: 'remove', path: `/incompleteForms/${at}` }, { op: 'remove', path: `/completedForms/${at}` }, { op: 'remove', path: `/verifications/${at}` }], arrayPrimaryKeys: FORM_ARRAYS },
+    // Its verification goes too: the forms rules keep verifications of forms held only.
+    patch: { patch: [{ op: 'remove', path: `/incompleteForms/${at}` }, { op: 'remove', path: `/completedForms/${at}` }], arrayPrimaryKeys: FORM_ARRAYS },
   };
 }
 
