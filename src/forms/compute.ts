@@ -76,9 +76,11 @@ function formState(urn: string, info: FormInfo, answers: Answers, before: Map<st
       const done = fields.filter((f) => property !== undefined && answers.fieldAnswered?.get(f)?.has(property));
       const open = fields.filter((f) => !done.includes(f));
       const lastModified = since(prompt.id, open.length === 0);
+      // Each field keeps the time it reached its state: who answered a field, and when.
+      const fieldSince = (fieldPath: string, fieldDone: boolean) => before.get(`${fieldDone}\u0000${urn}\u0000${prompt.id}\u0000${fieldPath}`) ?? stamp;
       const fieldAssociations = {
-        completedFieldPrompts: done.map((fieldPath) => ({ fieldPath, lastModified })),
-        incompleteFieldPrompts: open.map((fieldPath) => ({ fieldPath, lastModified })),
+        completedFieldPrompts: done.map((fieldPath) => ({ fieldPath, lastModified: fieldSince(fieldPath, true) })),
+        incompleteFieldPrompts: open.map((fieldPath) => ({ fieldPath, lastModified: fieldSince(fieldPath, false) })),
       };
       (open.length === 0 ? completedPrompts : incompletePrompts).push({ id: prompt.id, lastModified, fieldAssociations });
     } else if (property !== undefined && answers.answered.has(property)) {
@@ -90,13 +92,18 @@ function formState(urn: string, info: FormInfo, answers: Answers, before: Map<st
   return { urn, incompletePrompts, completedPrompts };
 }
 
-/** When each prompt reached its stored state (done NUL form NUL prompt id), as the stored value says. */
+/** When each prompt (done NUL form NUL prompt id) and each of its fields (… NUL field path) reached its stored state, as the stored value says. */
 function promptStamps(previous: Partial<FormsAspect> | undefined): Map<string, AuditStamp> {
   const stamps = new Map<string, AuditStamp>();
   for (const list of [previous?.incompleteForms, previous?.completedForms]) {
     for (const form of list ?? []) {
-      for (const p of form.completedPrompts ?? []) stamps.set(`true\u0000${form.urn}\u0000${p.id}`, p.lastModified);
-      for (const p of form.incompletePrompts ?? []) stamps.set(`false\u0000${form.urn}\u0000${p.id}`, p.lastModified);
+      for (const [done, prompts] of [[true, form.completedPrompts], [false, form.incompletePrompts]] as const) {
+        for (const p of prompts ?? []) {
+          stamps.set(`${done}\u0000${form.urn}\u0000${p.id}`, p.lastModified);
+          for (const f of p.fieldAssociations?.completedFieldPrompts ?? []) stamps.set(`true\u0000${form.urn}\u0000${p.id}\u0000${f.fieldPath}`, f.lastModified);
+          for (const f of p.fieldAssociations?.incompleteFieldPrompts ?? []) stamps.set(`false\u0000${form.urn}\u0000${p.id}\u0000${f.fieldPath}`, f.lastModified);
+        }
+      }
     }
   }
   return stamps;
