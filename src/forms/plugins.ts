@@ -1,4 +1,4 @@
-import { ValidationError, type DomainError } from '../errors.js';
+import { ForbiddenError, ValidationError, type DomainError } from '../errors.js';
 import type { AspectPlugin, ProposedChange, ValidationContext } from '../ingest/plugins.js';
 import type { Proposal } from '../ingest/proposal.js';
 import { jsonEqual } from '../json.js';
@@ -25,7 +25,15 @@ export function formPlugins(lookups: FormLookups): Map<string, AspectPlugin[]> {
   return new Map<string, AspectPlugin[]>([
     ['forms', [formsRules]],
     ['formInfo', [formInfoRules(lookups)]],
-    ['formKey', [{ sideEffects: (change, context) => (change.value === undefined ? recompute(context, [], change.urn.text, lookups) : []) }]],
+    [
+      'formKey',
+      [
+        {
+          validate: async (change, context) => (change.value === undefined && !context.admin ? [new ForbiddenError(`Only an admin may delete form ${change.urn.text}`)] : []),
+          sideEffects: (change, context) => (change.value === undefined ? recompute(context, [], change.urn.text, lookups) : []),
+        },
+      ],
+    ],
     ['dynamicFormAssignment', [dynamicRules(lookups)]],
     ['structuredProperties', [answerEffects]],
     ['schemaMetadata', [answerEffects]],
@@ -63,6 +71,8 @@ const formsRules: AspectPlugin = {
 function formInfoRules(lookups: FormLookups): AspectPlugin {
   return {
     async validate(change, context) {
+      // Defining forms is an admin's, as DataHub's Manage Forms privilege is.
+      if (!context.admin) return [new ForbiddenError(`Only an admin may create, change or delete form ${change.urn.text}`)];
       if (change.value === undefined) return [];
       const info = change.value as FormInfo;
       const form = change.urn.text;
@@ -92,6 +102,7 @@ function formInfoRules(lookups: FormLookups): AspectPlugin {
 function dynamicRules(lookups: FormLookups): AspectPlugin {
   return {
     async validate(change, context) {
+      if (!context.admin) return [new ForbiddenError(`Only an admin may assign form ${change.urn.text} by a filter`)];
       if (change.value === undefined) return [];
       const form = change.urn.text;
       const info = (await context.get(form, 'formInfo')) as FormInfo | undefined;
