@@ -242,9 +242,15 @@ export class Forms {
    */
   async filterTypes(filter: unknown): Promise<string[]> {
     const branches = splitTypes(filter);
-    for (const branch of branches) {
+    for (const [g, branch] of branches.entries()) {
       for (const t of branch.types) if (!this.holderTypes().includes(t)) throw new ValidationError(`A form cannot be assigned to ${t} entities: they carry no forms (those that do: ${this.holderTypes().join(', ')})`);
-      await this.search().search({ types: branch.types.length ? branch.types : this.holderTypes(), filter: branch.filter, count: 0, includeSoftDelete: false });
+      try {
+        await this.search().search({ types: branch.types.length ? branch.types : this.holderTypes(), filter: branch.filter, count: 0, includeSoftDelete: false });
+      } catch (error) {
+        // The search names the criterion in the branch it was given: here, where the stored filter has it.
+        if (!(error instanceof ValidationError)) throw error;
+        throw new ValidationError(error.message.replace(/^filter\.or\[0\]\.criteria\[(\d+)\]/, (_m, i: string) => `filter.or[${g}].and[${branch.positions[Number(i)]}]`));
+      }
     }
     return [...new Set(branches.flatMap((b) => b.types))];
   }
@@ -348,6 +354,8 @@ function removeForm(asset: string, form: string): Proposal {
 interface Branch {
   types: string[];
   filter: unknown;
+  /** Where each criterion of `filter` is in the branch as given. */
+  positions: number[];
 }
 
 /**
@@ -363,12 +371,16 @@ function splitTypes(filter: unknown): Branch[] {
     if (!Array.isArray(list)) throw new ValidationError(`filter.or[${g}] must be {"and": [criteria]}`);
     const types: string[] = [];
     const rest: unknown[] = [];
-    for (const c of list) {
+    const positions: number[] = [];
+    for (const [i, c] of list.entries()) {
       if (isRecord(c) && typeof c.field === 'string' && TYPE_FIELDS.has(c.field) && c.negated !== true) {
         for (const v of criterionValues(c)) types.push(entityTypeName(String(v)));
-      } else rest.push(searchCriterion(c));
+      } else {
+        rest.push(searchCriterion(c));
+        positions.push(i);
+      }
     }
-    return { types: [...new Set(types)], filter: rest.length > 0 ? { or: [{ and: rest }] } : undefined };
+    return { types: [...new Set(types)], filter: rest.length > 0 ? { or: [{ and: rest }] } : undefined, positions };
   });
 }
 

@@ -240,7 +240,13 @@ async function createDynamicFormAssignment(_: unknown, { input }: Args<{ formUrn
   const context = manager(ctx, 'create dynamic form assignment');
   const form = formUrn(input.formUrn, 'formUrn');
   await ctx.services.forms.info(form);
-  await ctx.services.forms.assignByFilter(form, storedFilter(input.orFilters), context);
+  try {
+    await ctx.services.forms.assignByFilter(form, storedFilter(input.orFilters), context);
+  } catch (error) {
+    // The filter's refusals name a criterion where the stored filter has it: here, where the input has it.
+    if (error instanceof ValidationError) throw new ValidationError(error.message.replace(/^filter\.or\[(\d+)\]\.and\[(\d+)\]/, 'orFilters[$1].and[$2]'));
+    throw error;
+  }
   return true;
 }
 
