@@ -9,6 +9,7 @@ import type { ChangeEvent } from '../store/store.js';
 import { formUrns, pointerSegment, type FormInfo, type FormPrompt } from './model.js';
 import { schemaFieldUrn } from './answers.js';
 import { entityTypeUrn } from '../structured/model.js';
+import { entityTypeOf } from '../urn/urn.js';
 
 /** How a form's assets stand: DataHub's form analytics, from the search index. */
 export interface FormCompletion {
@@ -263,6 +264,9 @@ export class Forms {
 
   private async requireExisting(assets: readonly string[], done: 'assigned' | 'removed'): Promise<void> {
     if (assets.length === 0) throw new ValidationError('Name at least one asset');
+    const holderTypes = this.holderTypes();
+    const foreign = assets.filter((a) => !holderTypes.includes(entityTypeOf(a)));
+    if (foreign.length > 0) throw new ValidationError(`Nothing was ${done}: ${foreign.join(', ')} cannot hold forms: entities of ${[...new Set(foreign.map(entityTypeOf))].join(', ')} carry none (those that do: ${holderTypes.join(', ')})`);
     const found = await this.reader.getEntities(assets, new Set());
     const missing = assets.filter((a) => !found.has(a));
     if (missing.length > 0) throw new ValidationError(`Nothing was ${done}: ${missing.length === 1 ? 'this entity does' : 'these entities do'} not exist: ${missing.join(', ')}`);

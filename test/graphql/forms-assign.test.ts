@@ -107,6 +107,12 @@ describe('GraphQL batchAssignForm, batchRemoveForm, createDynamicFormAssignment'
       [{ formUrn: urn, entityUrns: ['orders'] }, m.admin, 'Invalid urn!: orders', 400],
       [{ formUrn: urn, entityUrns: [] }, m.admin, 'Name at least one asset', 400],
       [
+        { formUrn: urn, entityUrns: [ORDERS, 'urn:li:tag:pii'] },
+        m.admin,
+        'Nothing was assigned: urn:li:tag:pii cannot hold forms: entities of tag carry none (those that do: dataset, dataJob, dataFlow, chart, dashboard, corpuser, corpGroup, domain, container, glossaryTerm, glossaryNode, mlModel, mlModelGroup, mlFeatureTable, mlFeature, mlPrimaryKey, schemaField, dataProduct)',
+        400,
+      ],
+      [
         { formUrn: onlyDatasets, entityUrns: [ORDERS, CHART] },
         m.admin,
         `Form ${onlyDatasets} cannot be assigned to ${CHART}: its prompt "assign-datasets-p" asks for Structured Property ${narrow}, which applies to dataset, not chart`,
