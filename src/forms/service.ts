@@ -73,8 +73,12 @@ export class Forms {
 
   /** Records a dynamic assignment and applies it now: matching assets get the form, others lose it. */
   async assignByFilter(form: string, filter: unknown, context: WriteContext): Promise<{ added: number; removed: number }> {
+    const before = new Set(await this.holders(form));
+    // The commit's follower (follow) applies a changed filter; reconciling again catches up whatever it did not.
     await this.ingest.ingest([{ urn: form, aspect: 'dynamicFormAssignment', changeType: 'UPSERT', value: { filter } }], context);
-    return this.reconcileForm(form, context);
+    await this.reconcileForm(form, context);
+    const after = new Set(await this.holders(form));
+    return { added: [...after].filter((a) => !before.has(a)).length, removed: [...before].filter((a) => !after.has(a)).length };
   }
 
   /** Brings a dynamically assigned form's holders in line with its filter, a chunk per transaction. */
@@ -95,6 +99,8 @@ export class Forms {
    * stopped matching lose it. The writes of `forms` alone change no match this follows.
    */
   async follow(events: readonly ChangeEvent[], context: WriteContext): Promise<void> {
+    // A filter written (over any API, as DataHub's hook reacts to any write of it) is applied at once.
+    for (const form of new Set(events.filter((e) => e.aspect === 'dynamicFormAssignment').map((e) => e.urn))) await this.reconcileForm(form, context);
     const changed = [...new Set(events.filter((e) => e.aspect !== 'forms' && e.aspect !== 'dynamicFormAssignment').map((e) => e.urn))];
     const holderTypes = new Set(this.holderTypes());
     const assets = changed.filter((u) => holderTypes.has(u.slice(7, u.indexOf(':', 7))));

@@ -204,6 +204,16 @@ describe('GraphQL batchAssignForm, batchRemoveForm, createDynamicFormAssignment'
     );
   });
 
+  it('a dynamicFormAssignment written over REST is applied at once; START_WITH is DataHub\'s condition name', async () => {
+    const urn = await form('dynamic-rest', false);
+    const filter = { or: [{ and: [{ field: 'urn', values: ['urn:li:dataset:(urn:li:dataPlatform:kafka,forms-assign.c'], condition: 'START_WITH', negated: false }] }] };
+    await m.put(urn, 'dynamicFormAssignment', { filter });
+    assert.deepEqual(await holders(urn), [CLICKS]);
+    // A filter in the deprecated shape (value, no values) matches as well.
+    await m.put(urn, 'dynamicFormAssignment', { filter: { or: [{ and: [{ field: 'platform.keyword', value: 'urn:li:dataPlatform:hive' }, { field: 'domains', value: SALES }] }] } });
+    assert.deepEqual(await holders(urn), [ORDERS]);
+  });
+
   it('createDynamicFormAssignment refuses, writing nothing: anyone but an admin, a form that does not exist, an entity type without forms, an unknown field, no filter', async () => {
     const urn = await form('dynamic-refused', false);
     const before = await m.events();
