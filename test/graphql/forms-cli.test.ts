@@ -175,6 +175,18 @@ describe('datahub forms upsert and get, replayed', () => {
     assert.deepEqual((await m.aspectOf(REVIEW, 'ownership')).owners, owners.owners);
   });
 
+  it('a form with both entities.urns and entities.filters ends up held by the assets its filter matches only (a filtered form is assigned by its filter alone)', async () => {
+    const both = 'urn:li:form:cli-both';
+    assert.deepEqual((await emit('form', both, 'formInfo', { name: 'Both', prompts: [], actors: { owners: true } })).body, { value: 'success' });
+    assert.deepEqual((await graphqlCall(assignQuery(both, [ORDERS, EVENTS]))).body, { data: { batchAssignForm: true } });
+    assert.deepEqual((await graphqlCall(dynamicQuery(both, [['platform.keyword', ['urn:li:dataPlatform:kafka']]]))).body, { data: { createDynamicFormAssignment: true } });
+    const holding = async (urn: string) => (await formsAspect(urn)).completedForms.some((f) => f.urn === both);
+    assert.deepEqual(await Promise.all([ORDERS, EVENTS, CLICKS, LOGS].map(holding)), [false, true, true, true]);
+    // An explicit assignment against the filter is refused now, naming what to do.
+    const against = await graphqlCall(assignQuery(both, [ORDERS]));
+    assert.deepEqual(against.body.errors.map((e: any) => e.message), [`Form ${both} is assigned by a filter, and ${ORDERS} does not match it: change the filter instead`]);
+  });
+
   it('upsert again with the same file changes nothing', async () => {
     const before = await m.events();
     assert.deepEqual((await emit('form', REVIEW, 'formInfo', REVIEW_INFO)).body, { value: 'success' });
@@ -199,7 +211,7 @@ describe('datahub forms upsert and get, replayed', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data, { batchAssignForm: null });
     assert.deepEqual(res.body.errors.map((e: any) => [e.message, e.extensions]), [[`Nothing was assigned: this entity does not exist: ${missing}`, { code: 400, type: 'BAD_REQUEST' }]]);
-    assert.equal((await call('GET', `/aspects/${enc(LOGS)}?aspect=forms&version=0`)).status, 404);
+    assert.deepEqual((await formsAspect(LOGS)).completedForms.map((f) => f.urn), ['urn:li:form:cli-both']);
   });
 
   it('an editor\'s token: the formInfo emit and the assignment are refused (managing forms is an admin\'s)', async () => {
