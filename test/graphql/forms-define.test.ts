@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { datasetUrn } from '../helpers.js';
+import { datasetUrn, enc, V2 } from '../helpers.js';
 import { WRITER } from './mutation-app.js';
 import { CHART_TYPE, DATASET_TYPE, formsApp, refused, type FormsApp } from './forms-app.js';
 
@@ -208,5 +208,25 @@ describe('GraphQL createForm, updateForm, deleteForm', () => {
     assert.deepEqual(await m.mutate(DELETE, { input: { urn: ORDERS } }, m.admin), refused(DELETE, 'deleteForm', `urn: ${ORDERS} is not a form urn`, 400, false));
     assert.deepEqual(await m.events(), before);
     assert.equal((await m.aspectOf('urn:li:form:define-quarterly', 'formInfo')).name, 'Quarterly');
+  });
+
+  it('over REST too, only an admin defines a form, assigns it by a filter or deletes it: the write path\'s rule', async () => {
+    const form = 'urn:li:form:define-quarterly';
+    const before = await m.events();
+    const rest = (method: 'POST' | 'DELETE', path: string, payload?: object) => m.t.call({ method, url: `${V2}/form/${enc(form)}${path}`, headers: m.writer, ...(payload ? { payload } : {}) });
+    const answers = [
+      await rest('POST', '/formInfo', { name: 'Hijacked' }),
+      await rest('POST', '/dynamicFormAssignment', { filter: { or: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }] }] } }),
+      await rest('DELETE', ''),
+    ];
+    assert.deepEqual(
+      answers.map((a) => [a.status, a.body.message]),
+      [
+        [403, `Only an admin may create, change or delete form ${form}`],
+        [403, `Only an admin may assign form ${form} by a filter`],
+        [403, `Only an admin may delete form ${form}`],
+      ],
+    );
+    assert.deepEqual(await m.events(), before);
   });
 });
