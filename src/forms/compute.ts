@@ -47,9 +47,8 @@ export function computeForms(input: FormsInput): FormsAspect {
     if (ok) verifications.push(v.lastModified ? v : { ...v, lastModified: input.stamp });
     else if (!kept.has(v.form)) throw new ValidationError(verificationProblem(v.form, input));
   }
-  const value: FormsAspect = { incompleteForms, completedForms };
-  if (verifications.length > 0) value.verifications = verifications;
-  return value;
+  // Always present (DataHub's default is []), so that a keyed patch can remove from it.
+  return { incompleteForms, completedForms, verifications };
 }
 
 function verificationProblem(form: string, input: FormsInput): string {

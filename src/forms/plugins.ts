@@ -214,13 +214,11 @@ async function checkApplies(context: ValidationContext, form: string, info: Form
     if (!definition) throw new ValidationError(`Prompt "${prompt.id}" of form ${form} asks for Structured Property ${property}, which does not exist`);
     if (isSoftDeleted(statuses.get(property))) throw new ValidationError(`Prompt "${prompt.id}" of form ${form} asks for Structured Property ${property}, which is soft deleted`);
     const wanted = prompt.type === 'FIELDS_STRUCTURED_PROPERTY' ? ['schemaField'] : types;
-    for (const type of wanted) {
-      if (definition.entityTypes?.includes(entityTypeUrn(type))) continue;
-      const target = asset === undefined ? `${type} entities` : `${asset}`;
-      throw new ValidationError(
-        `Form ${form} cannot be assigned to ${target}: its prompt "${prompt.id}" asks for Structured Property ${property}, which applies to ${(definition.entityTypes ?? []).map((t) => t.replace('urn:li:entityType:datahub.', '')).join(', ') || 'no entity type'}, not ${type}`,
-      );
-    }
+    const refused = wanted.filter((type) => !definition.entityTypes?.includes(entityTypeUrn(type)));
+    if (refused.length === 0) continue;
+    const target = asset ?? `${refused.join(', ')} entities`;
+    const applies = (definition.entityTypes ?? []).map((t) => t.replace('urn:li:entityType:datahub.', '')).join(', ') || 'no entity type';
+    throw new ValidationError(`Form ${form} cannot be assigned to ${target}: its prompt "${prompt.id}" asks for Structured Property ${property}, which applies to ${applies} only`);
   }
 }
 

@@ -71,27 +71,33 @@ export class Forms {
     if (holding.length > 0) await this.ingest.ingest(holding.map((asset) => removeForm(asset, form)), context);
   }
 
-  /** Records a dynamic assignment and applies it now: matching assets get the form, others lose it. */
+  /**
+   * Records a dynamic assignment; the commit's follower (follow) applies it before this returns:
+   * matching assets get the form, others lose it. Answers how many gained and lost it.
+   */
   async assignByFilter(form: string, filter: unknown, context: WriteContext): Promise<{ added: number; removed: number }> {
     const before = new Set(await this.holders(form));
-    // The commit's follower (follow) applies a changed filter; reconciling again catches up whatever it did not.
     await this.ingest.ingest([{ urn: form, aspect: 'dynamicFormAssignment', changeType: 'UPSERT', value: { filter } }], context);
+    // The same filter written again is no change, and no follower runs: reconciling mends what an interrupted run left.
     await this.reconcileForm(form, context);
     const after = new Set(await this.holders(form));
     return { added: [...after].filter((a) => !before.has(a)).length, removed: [...before].filter((a) => !after.has(a)).length };
   }
 
-  /** Brings a dynamically assigned form's holders in line with its filter, a chunk per transaction. */
-  async reconcileForm(form: string, context: WriteContext): Promise<{ added: number; removed: number }> {
+  /**
+   * Brings a dynamically assigned form's holders in line with its filter, a chunk per transaction
+   * (a crash between chunks is mended by the next write of the filter: this is idempotent).
+   */
+  async reconcileForm(form: string, context: WriteContext): Promise<void> {
     const filter = await this.filterOf(form);
-    const matches = filter === undefined ? new Set<string>() : new Set(await this.matching(form, filter));
+    // Without its filter the form stays where it is, as if assigned by list.
+    if (filter === undefined) return;
+    const matches = new Set(await this.matching(form, filter));
     const holders = new Set(await this.holders(form));
     const proposals: Proposal[] = [];
     for (const asset of matches) if (!holders.has(asset)) proposals.push(addForm(asset, form));
-    const added = proposals.length;
-    if (filter !== undefined) for (const asset of holders) if (!matches.has(asset)) proposals.push(removeForm(asset, form));
+    for (const asset of holders) if (!matches.has(asset)) proposals.push(removeForm(asset, form));
     for (let i = 0; i < proposals.length; i += ASSIGN_CHUNK) await this.ingest.ingest(proposals.slice(i, i + ASSIGN_CHUNK), context);
-    return { added, removed: proposals.length - added };
   }
 
   /**
@@ -99,7 +105,7 @@ export class Forms {
    * stopped matching lose it. The writes of `forms` alone change no match this follows.
    */
   async follow(events: readonly ChangeEvent[], context: WriteContext): Promise<void> {
-    // A filter written (over any API, as DataHub's hook reacts to any write of it) is applied at once.
+    // However it was written (assignByFilter, a v2 write of the aspect), a new filter is applied now.
     for (const form of new Set(events.filter((e) => e.aspect === 'dynamicFormAssignment').map((e) => e.urn))) await this.reconcileForm(form, context);
     const changed = [...new Set(events.filter((e) => e.aspect !== 'forms' && e.aspect !== 'dynamicFormAssignment').map((e) => e.urn))];
     const holderTypes = new Set(this.holderTypes());

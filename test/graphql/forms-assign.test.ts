@@ -115,7 +115,7 @@ describe('GraphQL batchAssignForm, batchRemoveForm, createDynamicFormAssignment'
       [
         { formUrn: onlyDatasets, entityUrns: [ORDERS, CHART] },
         m.admin,
-        `Form ${onlyDatasets} cannot be assigned to ${CHART}: its prompt "assign-datasets-p" asks for Structured Property ${narrow}, which applies to dataset, not chart`,
+        `Form ${onlyDatasets} cannot be assigned to ${CHART}: its prompt "assign-datasets-p" asks for Structured Property ${narrow}, which applies to dataset only`,
         400,
       ],
     ];
@@ -200,7 +200,7 @@ describe('GraphQL batchAssignForm, batchRemoveForm, createDynamicFormAssignment'
     const body = await m.mutate(DYNAMIC, { input: { formUrn: urn, orFilters: [{ and: [{ field: '_entityType', values: ['CHART'] }] }] } }, m.admin);
     assert.deepEqual(
       body,
-      refused(DYNAMIC, 'createDynamicFormAssignment', `Form ${urn} cannot be assigned to chart entities: its prompt "dynamic-narrow-p" asks for Structured Property ${narrow}, which applies to dataset, not chart`),
+      refused(DYNAMIC, 'createDynamicFormAssignment', `Form ${urn} cannot be assigned to chart entities: its prompt "dynamic-narrow-p" asks for Structured Property ${narrow}, which applies to dataset only`),
     );
   });
 
