@@ -23,7 +23,7 @@ import { cliInvocations, expectedStatus, guideCatalog, sectionHeadings, shellBlo
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = join(ROOT, 'dist/src/main.js');
-const GUIDES = ['README.md', 'docs/api.md', 'docs/structured-properties.md', 'docs/metadata-tests.md', 'docs/search.md', 'docs/operations.md', 'docs/performance.md', 'docs/reliability.md', 'docs/console.md'];
+const GUIDES = ['README.md', 'docs/api.md', 'docs/structured-properties.md', 'docs/metadata-tests.md', 'docs/forms.md', 'docs/search.md', 'docs/operations.md', 'docs/performance.md', 'docs/reliability.md', 'docs/console.md'];
 const onPostgres = process.env.URNBASE_TEST_POSTGRES === '1';
 
 // The reader's server listens on 8080; the test's on a free port, swapped in everywhere. The
