@@ -96,7 +96,7 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     assert.deepEqual(await orders.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 0 of 1 answered', 'Retention review 0 of 2 answered']);
     // Customers: the sign-off is complete (its one prompt answered), so only the review is open; its tier is answered.
     assert.deepEqual(await customers.getByRole('heading', { level: 3 }).allInnerTexts(), ['Retention review 1 of 2 answered']);
-    assert.match(await customers.getByRole('list').last().innerText(), /Which tier is it\?: gold/);
+    assert.match(await customers.getByRole('list').last().innerText(), /Which tier is it\? — gold/);
     await assertAccessible(page, 'to do');
     await shot(page, 'todo-desktop');
 
@@ -124,6 +124,7 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('status').filter({ hasText: 'Answered "Tier confirmed" on orders: Quarterly sign-off is complete there.' }).waitFor();
     assert.deepEqual(await page.getByRole('heading', { level: 2 }).allInnerTexts(), ['customers dataset']);
     await assertAccessible(page, 'to do: after answers');
+    await shot(page, 'todo-answered');
   });
 
   it('To do at 375 px', async () => {
@@ -133,6 +134,15 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
     await assertAccessible(page, 'to do at 375 px');
     await shot(page, 'todo-mobile');
+  });
+
+  it('To do says when nothing is asked of the signed-in person', async () => {
+    const made = await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'ann', role: 'viewer' });
+    const page = await f.signedIn(made.body.token);
+    await page.goto(f.url('#/todo'));
+    await page.getByText('Nothing to do: no open form asks you about an asset.').waitFor();
+    await page.getByText('Your role (viewer) reads only: an editor or an admin answers the prompts.').waitFor();
+    await assertAccessible(page, 'to do, empty');
   });
 
   it('the forms list shows each form\'s type, prompts, assignment and completion', async () => {
@@ -174,10 +184,12 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await page.goto(f.url(`#/form?urn=${encodeURIComponent(TOPICS)}`));
     await page.getByRole('heading', { name: 'Kafka topics', level: 1 }).waitFor();
     assert.match(await page.locator('dl.facts').innerText(), /By a filter: the assets that match it hold the form/);
-    assert.match(await page.locator('dl.facts').innerText(), /urn:li:dataPlatform:kafka/);
+    assert.deepEqual(await page.locator('.form-filter li').allInnerTexts(), ['entity type is dataset and platform is urn:li:dataPlatform:kafka']);
+    await page.getByText('No asset holds this form yet.').waitFor();
     assert.match(await page.locator('dl.facts').innerText(), /Asked of\s+ann/);
     await page.getByText('No asset holds this form.').waitFor();
     await assertAccessible(page, 'form page, assigned by a filter');
+    await shot(page, 'form-filter');
 
     await page.goto(f.url(`#/form?urn=${encodeURIComponent('urn:li:form:nope')}`));
     await page.getByRole('alert').filter({ hasText: 'There is no form urn:li:form:nope in the catalog.' }).waitFor();

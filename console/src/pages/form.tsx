@@ -4,7 +4,7 @@ import { Markdown } from '../components/markdown';
 import { href, type Route } from '../router';
 import { entityTypeOf } from './entity-info';
 import { CompletionBar } from './forms';
-import { actorsText, loadCompletion, loadForm, loadHolders, STATE_LABEL, stateOf, type Completion, type HeldBy, type LoadedForm } from './forms-model';
+import { actorsText, filterText, loadCompletion, loadForm, loadHolders, STATE_LABEL, stateOf, type Completion, type HeldBy, type LoadedForm } from './forms-model';
 import { useNames } from './lineage-walk';
 import './entity.css';
 import './forms.css';
@@ -111,9 +111,20 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
             {form.filter !== undefined ? (
               <>
                 <p class="form-assignment">By a filter: the assets that match it hold the form, and lose it when they stop matching.</p>
-                <pre class="json" tabIndex={0} aria-label="The filter">
-                  {JSON.stringify(form.filter, null, 2)}
-                </pre>
+                <ul class="form-filter">
+                  {filterText(form.filter).map((branch, i) => (
+                    <li key={i}>
+                      {i > 0 && <span class="muted">or </span>}
+                      {branch}
+                    </li>
+                  ))}
+                </ul>
+                <details class="form-filter-json">
+                  <summary>The filter as JSON</summary>
+                  <pre class="json" tabIndex={0} aria-label="The filter as JSON">
+                    {JSON.stringify(form.filter, null, 2)}
+                  </pre>
+                </details>
               </>
             ) : (
               'Asset by asset (no filter)'
@@ -132,15 +143,17 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
                   <strong>{p.title}</strong> {p.required ? <span class="chip">required</span> : <span class="chip optional">optional</span>}
                   {p.description && <p class="muted">{p.description}</p>}
                   <p class="muted form-prompt-meta">
-                    {p.type === 'FIELDS_STRUCTURED_PROPERTY' ? 'Each schema field' : 'The asset'}
-                    {property && (
+                    {property ? (
                       <>
-                        {': '}
+                        Answered with{' '}
                         <a href={href('/entity', { urn: property })} title={property}>
                           {names.get(property) ?? shortUrn(property)}
                         </a>
                       </>
+                    ) : (
+                      'Not answered with a structured property'
                     )}
+                    {p.type === 'FIELDS_STRUCTURED_PROPERTY' ? ', on each schema field' : ', on the asset'}
                     <span> · id {p.id}</span>
                   </p>
                 </li>
@@ -152,17 +165,23 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
 
       <section class="card" aria-labelledby="form-completion-title">
         <h2 id="form-completion-title">Completion</h2>
-        <p>
-          <strong>{completion.completed}</strong> of <strong>{completion.assigned}</strong> assets complete, <strong>{completion.incomplete}</strong> incomplete
-          {verification && (
-            <>
-              , <strong>{completion.verified}</strong> verified
-            </>
-          )}
-          .
-        </p>
-        <CompletionBar completed={completion.completed} assigned={completion.assigned} label="Assets complete" />
-        {completion.prompts.length > 0 && (
+        {completion.assigned === 0 ? (
+          <p class="muted">No asset holds this form yet.</p>
+        ) : (
+          <>
+            <p>
+              <strong>{completion.completed}</strong> of <strong>{completion.assigned}</strong> assets complete, <strong>{completion.incomplete}</strong> incomplete
+              {verification && (
+                <>
+                  , <strong>{completion.verified}</strong> verified
+                </>
+              )}
+              .
+            </p>
+            <CompletionBar completed={completion.completed} assigned={completion.assigned} label="Assets complete" />
+          </>
+        )}
+        {completion.assigned > 0 && completion.prompts.length > 0 && (
           <table class="form-prompt-bars">
             <caption class="muted">Assets that answered each prompt</caption>
             <thead>
@@ -196,7 +215,7 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
               <thead>
                 <tr>
                   <th scope="col">Asset</th>
-                  <th scope="col">Type</th>
+                  <th scope="col" class="asset-type">Type</th>
                   <th scope="col">State</th>
                   <th scope="col">Prompts answered</th>
                 </tr>
@@ -211,7 +230,7 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
                           <Breakable text={names.get(a.urn) ?? shortUrn(a.urn)} />
                         </a>
                       </th>
-                      <td>{entityTypeOf(a.urn)}</td>
+                      <td class="asset-type">{entityTypeOf(a.urn)}</td>
                       <td>{s ? <span class={`state state-${s.state}`}>{STATE_LABEL[s.state]}</span> : '—'}</td>
                       <td>{s ? `${s.done} of ${prompts.length}` : '—'}</td>
                     </tr>

@@ -163,3 +163,29 @@ export function actorsText(info: FormInfo): string[] {
   for (const g of actors.groups ?? []) who.push(`group ${g.replace(/^urn:li:corpGroup:/, '')}`);
   return who;
 }
+
+interface Criterion {
+  field?: string;
+  value?: string;
+  values?: string[];
+  condition?: string;
+  negated?: boolean;
+}
+
+const CONDITION_WORDS: Record<string, string> = { EQUAL: 'is', CONTAIN: 'contains', START_WITH: 'starts with', END_WITH: 'ends with', EXISTS: 'exists', GREATER_THAN: '>', LESS_THAN: '<', IN: 'is one of' };
+
+/** A DataHub filter in words: `entity type is dataset and platform is kafka`, branches joined by `or`. */
+export function filterText(filter: unknown): string[] {
+  const branches = (filter as { or?: { and?: Criterion[] }[] } | undefined)?.or ?? [];
+  return branches.map((branch) =>
+    (branch.and ?? [])
+      .map((c) => {
+        const field = c.field === '_entityType' || c.field === 'entityType' ? 'entity type' : (c.field ?? '?');
+        const values = c.values?.length ? c.values : c.value !== undefined ? [c.value] : [];
+        const condition = CONDITION_WORDS[c.condition ?? 'EQUAL'] ?? (c.condition ?? '').toLowerCase();
+        const said = condition === 'exists' ? `${field} exists` : `${field} ${values.length > 1 && condition === 'is' ? 'is one of' : condition} ${values.join(', ')}`;
+        return c.negated ? `not (${said})` : said;
+      })
+      .join(' and '),
+  );
+}

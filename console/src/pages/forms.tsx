@@ -47,7 +47,7 @@ export default function Forms() {
                 <th scope="col">Type</th>
                 <th scope="col">Prompts</th>
                 <th scope="col">Assigned</th>
-                <th scope="col">Completion</th>
+                <th scope="col">Assets complete</th>
               </tr>
             </thead>
             <tbody>

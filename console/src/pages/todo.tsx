@@ -133,7 +133,7 @@ export default function ToDoPage({ session }: { session: Session }) {
                           return (
                             <li key={p.id}>
                               <span aria-hidden="true">✓ </span>
-                              {p.title}: {values.length ? values.join(', ') : <span class="muted">—</span>}
+                              {p.title} — {values.length ? <strong>{values.join(', ')}</strong> : <span class="muted">no value</span>}
                             </li>
                           );
                         })}
