@@ -55,8 +55,8 @@ export default function ToDoPage({ session }: { session: Session }) {
 
   // After an answer: the list is read again; a form gone from it is complete.
   const answered = (item: ToDo, prompt: FormPrompt, assetName: string, formName: string) => {
-    const controller = new AbortController();
-    loadAll(controller.signal).then(
+    // Not aborted on leaving: the answer is saved, and only its confirmation would be lost.
+    loadAll(new AbortController().signal).then(
       (next) => {
         const open = next.todo.some((t) => t.asset === item.asset && t.form === item.form);
         setSaid(open ? `Answered "${prompt.title}" on ${assetName}.` : `Answered "${prompt.title}" on ${assetName}: ${formName} is complete there.`);
