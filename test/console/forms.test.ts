@@ -151,7 +151,7 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('heading', { name: 'Forms', level: 1 }).waitFor();
     const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
     await row('Retention review').getByText(/ of 3$/).waitFor();
-    assert.deepEqual(await row('Kafka topics').getByRole('cell').allInnerTexts(), ['Completion', '1', 'by a filter', 'not assigned']);
+    assert.deepEqual(await row('Kafka topics').getByRole('cell').allInnerTexts(), ['Completion', '1', 'by a filter', 'no assets yet']);
     assert.deepEqual(await row('Quarterly sign-off').getByRole('cell').allInnerTexts(), ['Verification', '1', 'asset by asset', '2 of 2']);
     assert.deepEqual(await row('Retention review').getByRole('cell').allInnerTexts(), ['Completion', '2', 'asset by asset', '1 of 3']);
     await assertAccessible(page, 'forms list');
@@ -203,6 +203,21 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
     await assertAccessible(page, 'form page at 375 px');
     await shot(page, 'form-mobile');
+  });
+
+  it('the forms list and an entity\'s forms at 375 px', async () => {
+    const page = await f.signedIn(undefined, { width: 375, height: 800 });
+    await page.goto(f.url('#/forms'));
+    await page.getByRole('rowheader', { name: 'Retention review' }).waitFor();
+    await page.getByText('1 of 3').waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    await assertAccessible(page, 'forms list at 375 px');
+    await shot(page, 'forms-mobile');
+    await page.goto(f.url(`#/entity?urn=${encodeURIComponent(CUSTOMERS)}`));
+    const forms = page.locator('section', { has: page.getByRole('heading', { name: 'Forms', level: 2 }) });
+    await forms.getByRole('link', { name: 'Retention review' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    await forms.screenshot({ path: join(SHOTS, 'entity-forms-mobile.png') });
   });
 
   it('the entity page lists the asset\'s forms with their states, linking to each form', async () => {

@@ -44,25 +44,32 @@ export default function Forms() {
             <thead>
               <tr>
                 <th scope="col">Form</th>
-                <th scope="col">Type</th>
-                <th scope="col">Prompts</th>
-                <th scope="col">Assigned</th>
+                <th scope="col" class="forms-detail">Type</th>
+                <th scope="col" class="forms-detail">Prompts</th>
+                <th scope="col" class="forms-detail">Assigned</th>
                 <th scope="col">Assets complete</th>
               </tr>
             </thead>
             <tbody>
               {forms.map((form) => {
                 const c = completions.get(form.urn);
+                const type = form.info.type === 'VERIFICATION' ? 'Verification' : 'Completion';
+                const prompts = form.info.prompts?.length ?? 0;
+                const assigned = form.filter !== undefined ? 'by a filter' : 'asset by asset';
                 return (
                   <tr key={form.urn}>
                     <th scope="row">
                       <a href={href('/form', { urn: form.urn })}>
                         <Breakable text={form.info.name} />
                       </a>
+                      {/* At phone widths the three columns between give way to this line. */}
+                      <span class="forms-summary muted">
+                        {type} · {prompts} {prompts === 1 ? 'prompt' : 'prompts'} · {assigned}
+                      </span>
                     </th>
-                    <td>{form.info.type === 'VERIFICATION' ? 'Verification' : 'Completion'}</td>
-                    <td>{form.info.prompts?.length ?? 0}</td>
-                    <td>{form.filter !== undefined ? 'by a filter' : 'asset by asset'}</td>
+                    <td class="forms-detail">{type}</td>
+                    <td class="forms-detail">{prompts}</td>
+                    <td class="forms-detail">{assigned}</td>
                     <td>{c ? <CompletionBar completed={c.completed} assigned={c.assigned} label={`${form.info.name}: assets complete`} /> : <span class="muted">…</span>}</td>
                   </tr>
                 );
@@ -80,7 +87,7 @@ export function CompletionBar({ completed, assigned, label }: { completed: numbe
   return (
     <span class="completion">
       <progress max={Math.max(assigned, 1)} value={completed} aria-label={label} />
-      <span class="completion-text">{assigned === 0 ? 'not assigned' : `${completed} of ${assigned}`}</span>
+      <span class="completion-text">{assigned === 0 ? 'no assets yet' : `${completed} of ${assigned}`}</span>
     </span>
   );
 }
