@@ -24,6 +24,7 @@ import { restliRoutes, restliShapes } from './api/restli/restli.js';
 import { tokenRoutes, tokenShapes } from './api/v2/tokens.js';
 import { entityTypeRoutes, entityTypeShapes } from './api/v2/entity-types.js';
 import { eventRoutes, eventShapes } from './api/v2/events.js';
+import { formRoutesV2, formShapes } from './api/v2/forms.js';
 import { lineageRoutes, lineageShapes } from './api/lineage.js';
 import { filteredScrollRoutes, relationshipRoutes, relationshipShapes } from './api/relationships.js';
 import { timelineRoutes, timelineShapes } from './api/timeline.js';
@@ -154,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     authenticate(req, done);
   });
   // The answers' named shapes, from the route modules that answer with them.
-  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...signInHintShapes, ...eventShapes, ...entityTypeShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes });
+  await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...signInHintShapes, ...eventShapes, ...entityTypeShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes, ...formShapes });
   statusRoutes(app);
   metricsRoutes(app, metrics);
   entityRoutesV2(app, services);
@@ -173,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   filteredScrollRoutes(app, relationships, registry, graph.lineageKinds());
   lineageRoutes(app, lineage, registry);
   timeseriesRoutesV2(app, services);
+  formRoutesV2(app, services);
   await graphqlRoutes(app, services);
   await consoleRoutes(app);
   await app.ready();

@@ -3,11 +3,14 @@ import { useEffect } from 'preact/hooks';
 import { api } from './api';
 import Activity from './pages/activity';
 import Entity from './pages/entity';
+import Form from './pages/form';
+import Forms from './pages/forms';
 import GraphQL from './pages/graphql';
 import Properties from './pages/properties';
 import Search from './pages/search';
 import SignIn from './pages/sign-in';
 import Tests from './pages/tests';
+import ToDo from './pages/todo';
 import Tokens from './pages/tokens';
 import { here, href, navigate, signInHash, useRoute, type Route } from './router';
 import { expireSession, isAdmin, setSession, useSession, type Session } from './session';
@@ -24,6 +27,9 @@ interface View {
 const VIEWS: View[] = [
   { path: '/search', title: 'Search', page: Search, nav: true },
   { path: '/entity', title: 'Entity', page: Entity, nav: false },
+  { path: '/todo', title: 'To do', page: ToDo, nav: true },
+  { path: '/forms', title: 'Forms', page: Forms, nav: true },
+  { path: '/form', title: 'Form', page: Form, nav: false },
   { path: '/properties', title: 'Structured properties', page: Properties, nav: true },
   { path: '/tests', title: 'Metadata tests', page: Tests, nav: true },
   { path: '/tokens', title: 'Tokens', page: Tokens, nav: true, adminOnly: true },

@@ -18,6 +18,7 @@ const doomed = `${V2}/dataset/${enc(datasetUrn('openapi.doomed'))}`;
 const property = 'urn:li:structuredProperty:openapi.live';
 const propertyUrl = `${V2}/structuredProperty/${enc(property)}`;
 const missing = `${V2}/dataset/${enc(datasetUrn('openapi.missing'))}`;
+const form = 'urn:li:form:openapi.review';
 const TOKENS = '/openapi/v2/auth/tokens';
 const V3 = '/openapi/v3/entity';
 const entityV3 = `${V3}/dataset/${enc(ds)}`;
@@ -102,6 +103,8 @@ const successes: Exercise[] = [
   { id: 'whoAmI', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/auth/me' }) },
   { id: 'revokeAccessToken', status: 204, request: () => ({ method: 'DELETE', url: `${TOKENS}/${spareTokenId}` }) },
   { id: 'getEntityType', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/entity-types/dataset' }) },
+  { id: 'listMyForms', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/forms/todo?count=3' }) },
+  { id: 'getFormCompletion', status: 200, request: () => ({ method: 'GET', url: `/openapi/v2/forms/${enc(form)}/completion` }) },
   { id: 'pollEvents', status: 200, request: () => ({ method: 'GET', url: '/openapi/v2/events?limit=2' }) },
   { id: 'getTimeline', status: 200, request: () => ({ method: 'GET', url: `/openapi/v2/timeline/v1/${enc(ds)}?categories=TAG&raw=true` }) },
   { id: 'getTimelineV1', status: 200, request: () => ({ method: 'GET', url: `/openapi/timeline/v1/${enc(ds)}?categories=TAG` }) },
@@ -211,6 +214,9 @@ const refusals: Exercise[] = [
   { id: 'createAccessToken', status: 400, request: () => ({ method: 'POST', url: TOKENS, payload: { name: 'x', role: 'root' } }) },
   { id: 'revokeAccessToken', status: 404, request: () => ({ method: 'DELETE', url: `${TOKENS}/no-such-id` }) },
   { id: 'getEntityType', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/entity-types/nope' }) },
+  { id: 'listMyForms', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/forms/todo?count=0' }) },
+  { id: 'getFormCompletion', status: 400, request: () => ({ method: 'GET', url: `/openapi/v2/forms/${enc(ds)}/completion` }) },
+  { id: 'getFormCompletion', status: 404, request: () => ({ method: 'GET', url: `/openapi/v2/forms/${enc('urn:li:form:openapi.missing')}/completion` }) },
   { id: 'pollEvents', status: 400, request: () => ({ method: 'GET', url: '/openapi/v2/events?after=x' }) },
   { id: 'getTimeline', status: 400, request: () => ({ method: 'GET', url: `/openapi/v2/timeline/v1/${enc(ds)}?categories=NOPE` }) },
   { id: 'getTimelineV1', status: 400, request: () => ({ method: 'GET', url: `/openapi/timeline/v1/${enc(ds)}` }) },
@@ -342,6 +348,7 @@ describe('the API document says what each operation answers', () => {
         url: `${propertyUrl}/propertyDefinition`,
         payload: { qualifiedName: 'openapi.live', valueType: 'urn:li:dataType:datahub.string', cardinality: 'SINGLE', entityTypes: ['urn:li:entityType:datahub.dataset'] },
       },
+      { method: 'POST', url: `${V2}/form/${enc(form)}/formInfo`, payload: { name: 'Review', type: 'COMPLETION', prompts: [] } },
       {
         method: 'POST',
         url: `${V2}/test/${enc('urn:li:test:openapi')}/testInfo`,
@@ -353,7 +360,7 @@ describe('the API document says what each operation answers', () => {
   after(() => t.app.close());
 
   it('names every operation with a unique camelCase operationId', () => {
-    assert.equal(operations.size, 59);
+    assert.equal(operations.size, 61);
     for (const id of operations.keys()) assert.match(id, /^[a-z][a-zA-Z0-9]*$/);
   });
 

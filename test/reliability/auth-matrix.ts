@@ -183,6 +183,15 @@ export function matrixRoutes(victim: () => string): MatrixRoute[] {
       request: () => ({ method: 'POST', path: '/gms/test?action=batchEvaluate', body: { urns: [MATRIX_DATASET], push: true } }),
     },
     { name: 'GET /openapi/v2/events', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/events?limit=1' }) },
+    { name: 'GET /openapi/v2/forms/todo', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/forms/todo?count=5' }) },
+    {
+      // No form is made: an allowed call reaches the service, which answers that it does not exist.
+      name: 'GET /openapi/v2/forms/{urn}/completion',
+      needs: 'read',
+      ok: 404,
+      okBody: { error: 'Not Found', message: 'Form urn:li:form:reliability.matrix does not exist' },
+      request: () => ({ method: 'GET', path: `/openapi/v2/forms/${enc('urn:li:form:reliability.matrix')}/completion` }),
+    },
     { name: 'GET /openapi/v2/entity-types/{type}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/entity-types/dataset' }) },
     { name: 'GET /openapi/v2/timeseries/{type}/{aspect}', needs: 'read', ok: 200, request: () => ({ method: 'GET', path: '/openapi/v2/timeseries/dataset/datasetProfile?count=2' }) },
     {

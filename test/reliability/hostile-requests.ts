@@ -296,6 +296,13 @@ const ROUTES: RouteSpec[] = [
   { route: 'GET /auth/tokens', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/auth/tokens')), query: queryString([]) },
   { route: 'DELETE /auth/tokens/{id}', methods: ['DELETE'], pathAndBody: noBody(inUrl(fc.oneof(anyText, fc.uuid())).map((id) => `/openapi/v2/auth/tokens/${id}`)), query: queryString([]) },
   { route: 'GET /entity-types/{type}', methods: ['GET'], pathAndBody: noBody(inUrl(anyText).map((type) => `/openapi/v2/entity-types/${type}`)), query: queryString([]) },
+  { route: 'GET /forms/todo', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/forms/todo')), query: queryString(['count']) },
+  {
+    route: 'GET /forms/{urn}/completion',
+    methods: ['GET'],
+    pathAndBody: noBody(inUrl(fc.oneof(fc.constantFrom('urn:li:form:hostile', 'urn:li:form:', 'urn:li:dataset:x'), target.map((t) => t.urn), anyText)).map((urn) => `/openapi/v2/forms/${urn}/completion`)),
+    query: queryString([]),
+  },
   { route: 'GET /events', methods: ['GET'], pathAndBody: noBody(fc.constant('/openapi/v2/events')), query: queryString(['after', 'limit', 'wait', 'latest', 'entityType', 'excludeEntityTypes', 'aspect', 'actor']) },
   { route: 'GET /timeline/{urn}', methods: ['GET'], pathAndBody: noBody(timelinePath), query: queryString(['startTime', 'endTime', 'raw', 'includeVersionSet', 'categories'], ['categories']) },
   { route: 'GET /timeline/{urn}', methods: ['GET'], pathAndBody: noBody(timelinePath), query: queryString(['categories', 'startTime', 'endTime', 'raw']) },

@@ -73,7 +73,8 @@ export function JsonDiff({ before, after, label }: { before: unknown; after: unk
       {added + removed === 0 ? (
         <p class="muted">The two versions are identical.</p>
       ) : (
-        <pre class="json">
+        // Focusable: a long diff scrolls in its box, and a keyboard must reach it.
+        <pre class="json" tabIndex={0}>
           {shown.map((line, i) =>
             typeof line === 'number' ? (
               <span key={i} class="muted" style={{ display: 'block' }}>

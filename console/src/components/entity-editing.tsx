@@ -248,7 +248,7 @@ export function PropertyEditing({ urn, entityType, session, onChanged }: Editing
 }
 
 /** Inputs that follow the definition: a select or checkboxes for allowed values, else typed inputs, several for MULTIPLE. */
-function ValueInputs({
+export function ValueInputs({
   id,
   property,
   texts,

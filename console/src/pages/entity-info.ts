@@ -27,6 +27,7 @@ const INFO_ASPECTS = [
   'ownershipTypeInfo',
   'dataTypeInfo',
   'entityTypeInfo',
+  'formInfo',
 ];
 const EDITABLE_ASPECTS = [
   'editableDatasetProperties',

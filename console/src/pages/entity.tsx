@@ -15,6 +15,7 @@ import { useNames } from './lineage-walk';
 import { Operations, Profiles } from './entity-profiles';
 import { SchemaFields } from './entity-schema';
 import { EntityHistory, TestResults } from './entity-sections';
+import { EntityForms } from './entity-forms';
 import { BrowsePath, ContainerChain, subTypesOf, useTrail } from './entity-trail';
 import { aspect, aspectNames, descriptionOf, entityTypeOf, nameOf, ownerEntriesOf, platformOf, tagsOf, termsOf, versionOf, type EntityV3 } from './entity-info';
 import { loadDefinitions, valueLabel, valueText, type PropertyDef } from './search-properties';
@@ -198,6 +199,8 @@ function EntityView({ entity, type, session, route, onChanged }: { entity: Entit
         <StructuredProperties entity={entity} />
         <PropertyEditing urn={urn} entityType={type} session={session} onChanged={onChanged} />
       </section>
+
+      {aspect(entity, 'forms') && <EntityForms entity={entity} />}
 
       {aspect(entity, 'testResults') && <TestResults entity={entity} />}
 

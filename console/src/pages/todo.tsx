@@ -1,0 +1,230 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, V3 } from '../api';
+import { Breakable, ErrorMessage, Loading, shortUrn } from '../components/common';
+import { ValueInputs } from '../components/entity-editing';
+import { loadProperties, propertyLabel, toValue, valueKind, valueText, type Property, type StructuredPropertiesAspect } from '../components/property-model';
+import { faultyField, InputError } from '../errors';
+import { href } from '../router';
+import { canWrite, type Session } from '../session';
+import { aspect, entityTypeOf, NAME_ASPECTS, recordedNameOf, type EntityV3 } from './entity-info';
+import { answerPrompt, loadFormInfos, loadToDo, type FormInfo, type FormPrompt, type ToDo } from './forms-model';
+import './forms.css';
+
+interface Loaded {
+  todo: ToDo[];
+  forms: Map<string, FormInfo>;
+  properties: Map<string, Property>;
+  /** Each asset's name and structured-property values. */
+  assets: Map<string, { name: string; values: StructuredPropertiesAspect }>;
+}
+
+async function loadAll(signal: AbortSignal): Promise<Loaded> {
+  const todo = await loadToDo(signal);
+  const assetUrns = [...new Set(todo.map((t) => t.asset))];
+  const body: Record<string, Array<Record<string, unknown>>> = {};
+  for (const urn of assetUrns) (body[entityTypeOf(urn)] ??= []).push({ urn, structuredProperties: {}, ...Object.fromEntries(NAME_ASPECTS.map((a) => [a, {}])) });
+  const [forms, properties, found] = await Promise.all([
+    loadFormInfos([...new Set(todo.map((t) => t.form))], signal),
+    loadProperties(false, signal),
+    assetUrns.length ? api<Record<string, EntityV3[]>>('POST', `${V3}/generic/batchGet`, { body, signal }).then((r) => Object.values(r.body).flat()) : Promise.resolve([]),
+  ]);
+  const assets = new Map<string, { name: string; values: StructuredPropertiesAspect }>();
+  for (const e of found) {
+    const values = aspect(e, 'structuredProperties') as StructuredPropertiesAspect | undefined;
+    assets.set(e.urn, { name: recordedNameOf(e) ?? shortUrn(e.urn), values: { properties: values?.properties ?? [] } });
+  }
+  return { todo, forms, properties: new Map(properties.map((p) => [p.urn, p])), assets };
+}
+
+/**
+ * The signed-in person's open forms: per asset and form, the prompts still unanswered, each
+ * answered in place with the property's own editor (the entity page's); an answered prompt moves
+ * to the answered ones, and a form whose required prompts are all answered leaves the list.
+ */
+export default function ToDoPage({ session }: { session: Session }) {
+  const [loaded, setLoaded] = useState<Loaded>();
+  const [error, setError] = useState<unknown>();
+  const [reloads, setReloads] = useState(0);
+  const [said, setSaid] = useState('');
+
+  useEffect(() => {
+    const controller = new AbortController();
+    loadAll(controller.signal).then(setLoaded, (e) => controller.signal.aborted || setError(e));
+    return () => controller.abort();
+  }, [reloads]);
+
+  // After an answer: the list is read again; a form gone from it is complete.
+  const answered = (item: ToDo, prompt: FormPrompt, assetName: string, formName: string) => {
+    // Not aborted on leaving: the answer is saved, and only its confirmation would be lost.
+    loadAll(new AbortController().signal).then(
+      (next) => {
+        const open = next.todo.some((t) => t.asset === item.asset && t.form === item.form);
+        setSaid(open ? `Answered "${prompt.title}" on ${assetName}.` : `Answered "${prompt.title}" on ${assetName}: ${formName} is complete there.`);
+        setLoaded(next);
+      },
+      (e) => setError(e),
+    );
+  };
+
+  const writer = canWrite(session);
+  const formName = (form: string) => loaded?.forms.get(form)?.name ?? shortUrn(form);
+  const nameOf = (asset: string) => loaded?.assets.get(asset)?.name ?? shortUrn(asset);
+  const groups = new Map<string, ToDo[]>();
+  for (const item of loaded?.todo ?? []) groups.set(item.asset, [...(groups.get(item.asset) ?? []), item]);
+
+  return (
+    <>
+      <h1>To do</h1>
+      <p class="muted">The forms you are asked to fill in: on assets you own, or where a form names you (or a group of yours) among the people it asks.</p>
+      {!writer && <p class="muted">Your role ({session.role}) reads only: an editor or an admin answers the prompts.</p>}
+      <p class="ok" role="status">
+        {said}
+      </p>
+      <ErrorMessage error={error} />
+      {!loaded && !error && <Loading label="Loading your forms…" />}
+      {loaded && loaded.todo.length === 0 && (
+        <p>
+          Nothing to do: no open form asks you about an asset. <a href={href('/forms')}>See all forms</a>.
+        </p>
+      )}
+      {[...groups].sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b))).map(([asset, items]) => {
+        const info = loaded!.assets.get(asset);
+        const assetName = info?.name ?? shortUrn(asset);
+        const headingId = `todo-${safeId(asset)}`;
+        return (
+          <section key={asset} class="card todo-asset" aria-labelledby={headingId}>
+            <h2 id={headingId}>
+              <a href={href('/entity', { urn: asset })} title={asset}>
+                <Breakable text={assetName} />
+              </a>{' '}
+              <span class="muted todo-type">{entityTypeOf(asset)}</span>
+            </h2>
+            {[...items].sort((a, b) => formName(a.form).localeCompare(formName(b.form))).map((item) => {
+              const form = loaded!.forms.get(item.form);
+              const formName = form?.name ?? shortUrn(item.form);
+              const prompts = form?.prompts ?? [];
+              const open = prompts.filter((p) => item.incompletePrompts.includes(p.id));
+              const done = prompts.filter((p) => !item.incompletePrompts.includes(p.id));
+              return (
+                <div key={item.form} class="todo-form">
+                  <h3>
+                    <a href={href('/form', { urn: item.form })}>{formName}</a> <span class="muted todo-count">{done.length} of {prompts.length} answered</span>
+                  </h3>
+                  <ul class="todo-prompts">
+                    {open.map((p) => (
+                      <li key={p.id} class="todo-prompt">
+                        <PromptAnswer
+                          asset={asset}
+                          prompt={p}
+                          property={p.structuredPropertyParams ? loaded!.properties.get(p.structuredPropertyParams.urn) : undefined}
+                          writer={writer}
+                          onAnswered={() => answered(item, p, assetName, formName)}
+                        />
+                      </li>
+                    ))}
+                  </ul>
+                  {done.length > 0 && (
+                    <>
+                      <h4 class="todo-answered-title">Answered</h4>
+                      <ul class="todo-answered">
+                        {done.map((p) => {
+                          const property = p.structuredPropertyParams?.urn;
+                          const values = info?.values.properties.find((a) => a.propertyUrn === property)?.values.map(valueText) ?? [];
+                          return (
+                            <li key={p.id}>
+                              <span aria-hidden="true">✓ </span>
+                              {p.title} — {values.length ? <strong>{values.join(', ')}</strong> : <span class="muted">no value</span>}
+                            </li>
+                          );
+                        })}
+                      </ul>
+                    </>
+                  )}
+                </div>
+              );
+            })}
+          </section>
+        );
+      })}
+      {loaded && loaded.todo.length > 0 && (
+        <p>
+          <button type="button" class="secondary" onClick={() => (setSaid(''), setReloads((n) => n + 1))}>
+            Reload
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
+
+const safeId = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/** One unanswered prompt, with the editor its property's definition calls for. */
+function PromptAnswer({ asset, prompt, property, writer, onAnswered }: { asset: string; prompt: FormPrompt; property?: Property; writer: boolean; onAnswered: () => void }) {
+  const [texts, setTexts] = useState<string[]>(['']);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const id = `todo-${safeId(asset)}-${safeId(prompt.id)}`;
+  const title = (
+    <p class="todo-prompt-title" id={`${id}-title`}>
+      <strong>{prompt.title}</strong> {prompt.required ? <span class="chip">required</span> : <span class="chip optional">optional</span>}
+      {prompt.description && <span class="muted"> {prompt.description}</span>}
+    </p>
+  );
+  if (prompt.type === 'FIELDS_STRUCTURED_PROPERTY') {
+    return (
+      <>
+        {title}
+        <p class="muted">Asked of each schema field: answer it on the schema fields' properties.</p>
+      </>
+    );
+  }
+  if (!property) {
+    return (
+      <>
+        {title}
+        <p class="muted">Its structured property ({prompt.structuredPropertyParams?.urn ?? 'none'}) does not exist or is soft deleted.</p>
+      </>
+    );
+  }
+  if (!writer) {
+    return (
+      <>
+        {title}
+        <p class="muted">Not answered yet ({propertyLabel(property.definition)}).</p>
+      </>
+    );
+  }
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const kind = valueKind(property.definition.valueType);
+    const label = propertyLabel(property.definition);
+    const notNumber = kind === 'number' ? texts.find((t) => t.trim() !== '' && !Number.isFinite(Number(t))) : undefined;
+    if (notNumber !== undefined) return setError(new InputError(property.urn, `"${notNumber}" is not a number. ${label} takes a number, such as 42 or 0.5.`));
+    const values = texts.filter((t) => t.trim() !== '').map((t) => toValue(kind, t));
+    if (values.length === 0) return setError(new InputError(property.urn, `Give ${label} a value first.`));
+    if (values.length > 1 && property.definition.cardinality !== 'MULTIPLE') return setError(new InputError(property.urn, `${label} takes one value only.`));
+    setBusy(true);
+    setError(undefined);
+    try {
+      await answerPrompt(asset, property.urn, values);
+      onAnswered();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+      {title}
+      <ValueInputs id={id} property={property} texts={texts} setTexts={setTexts} fault={faultyField(error) === property.urn ? `${id}-error` : undefined} />
+      <div class="row property-actions">
+        <button type="submit" disabled={busy}>
+          Save answer
+        </button>
+      </div>
+      <ErrorMessage error={error} id={`${id}-error`} />
+    </form>
+  );
+}
