@@ -176,6 +176,9 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
       await verify.waitFor();
       await assertAccessible(page, 'to do: a refused verification');
       await shot(page, 'todo-verify-refused');
+      await page.setViewportSize({ width: 375, height: 800 });
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+      await shot(page, 'todo-verify-refused-mobile');
     } finally {
       await post(f, ORDERS, 'structuredProperties', { properties: [{ propertyUrn: RETENTION, values: [{ double: 90 }] }, { propertyUrn: TIER, values: [{ string: 'silver' }] }] });
     }
