@@ -90,6 +90,18 @@ const EDIT_RULES: Rule[] = [
   [/^Expected version (\S+), actual version (\S+) for aspect (\S+) of/, (m) => ({ text: `Someone else changed ${m[3]} since you loaded it (version ${m[1]} then, ${m[2]} now), so your change was not saved. Reload, then edit again.` })],
 ];
 
+/** Answering and verifying forms (src/forms/service.ts, src/forms/compute.ts). */
+const FORM_RULES: Rule[] = [
+  [
+    /^Cannot verify form \S+ on \S+: its required prompts are not all answered yet/,
+    () => ({ text: 'Not verified: a required prompt of this form is no longer answered on this asset (someone may have removed an answer since the page was read). Reload, answer it, then verify.' }),
+  ],
+  [/^Cannot verify form \S+ on \S+: it is a COMPLETION form/, () => ({ text: 'This form has no verification step: it is done once its required prompts are answered.' })],
+  [/^(?:Cannot verify form \S+ on \S+: the form is not assigned to it|Form \S+ is not assigned to \S+$)/, () => ({ text: 'This form is no longer assigned to this asset: there is nothing left to answer or verify. Reload the page.' })],
+  [/^\S+ is not asked to fill in form \S+ on \S+:/, () => ({ text: "You are not among the people this form asks on this asset: only its actors (and the asset's owners, where the form asks owners) answer and verify it." })],
+  [/^Form \S+ does not exist$/, () => ({ text: 'This form no longer exists. Reload the page.' })],
+];
+
 /** Tokens (src/auth/tokens.ts). */
 const TOKEN_RULES: Rule[] = [
   [/^Invalid, expired or revoked token/, () => ({ text: 'The server does not accept this token: it is mistyped, expired or revoked. Check it, or ask an admin for a new one.' })],
@@ -144,7 +156,7 @@ function byStatus(status: number, message: string): string | undefined {
 
 /** The refusal `status: message` in words, with the field at fault when the message names one. */
 export function explain(status: number, message: string): Explained {
-  for (const [pattern, say] of [...PROPERTY_RULES, ...DEFINITION_RULES, ...EDIT_RULES, ...TOKEN_RULES, ...ACTIVITY_RULES, ...METATEST_RULES]) {
+  for (const [pattern, say] of [...PROPERTY_RULES, ...DEFINITION_RULES, ...EDIT_RULES, ...FORM_RULES, ...TOKEN_RULES, ...ACTIVITY_RULES, ...METATEST_RULES]) {
     const m = pattern.exec(message);
     if (m) return { ...say(m), recognised: true };
   }

@@ -6,7 +6,7 @@ import type { Reader } from '../read/read.js';
 import type { Registry } from '../registry/registry.js';
 import type { SearchService } from '../search/service.js';
 import type { ChangeEvent } from '../store/store.js';
-import { formUrns, pointerSegment, type FormInfo, type FormPrompt } from './model.js';
+import { formType, formUrns, isVerified, pointerSegment, type FormInfo, type FormPrompt, type FormsAspect } from './model.js';
 import { schemaFieldUrn } from './answers.js';
 import { entityTypeUrn } from '../structured/model.js';
 import { entityTypeOf } from '../urn/urn.js';
@@ -20,6 +20,16 @@ export interface FormCompletion {
   /** VERIFICATION forms: assets whose completed form was verified. */
   verified: number;
   prompts: { id: string; title: string; required: boolean; completed: number; incomplete: number }[];
+}
+
+/** One item of a person's to-do list: a form to fill in, or (VERIFICATION forms) to verify, on an asset. */
+export interface ToDoItem {
+  asset: string;
+  form: string;
+  /** Ids of the prompts not answered yet (for an item awaiting verification, optional ones only). */
+  incompletePrompts: string[];
+  /** True when the form's required prompts are all answered and only its verification is left. */
+  awaitingVerification: boolean;
 }
 
 const FORM_ARRAYS = { incompleteForms: ['urn'], completedForms: ['urn'], verifications: ['form'] };
@@ -206,11 +216,12 @@ export class Forms {
   }
 
   /**
-   * The open forms on assets a person is asked to fill in (actors of the form, or owners of the
-   * asset where the form asks owners), at most `limit`, with the prompts still unanswered.
+   * What a person is asked to do (as an actor of the form, or an owner of the asset where the form
+   * asks owners), at most `limit` items: the open forms, with the prompts still unanswered, and the
+   * VERIFICATION forms complete but not verified yet, which await the person's verification.
    */
-  async todo(actor: string, limit = 100): Promise<{ asset: string; form: string; incompletePrompts: string[] }[]> {
-    const items: { asset: string; form: string; incompletePrompts: string[] }[] = [];
+  async todo(actor: string, limit = 100): Promise<ToDoItem[]> {
+    const items: ToDoItem[] = [];
     const person = (await this.reader.getEntities([actor], new Set(['groupMembership', 'nativeGroupMembership']))).get(actor);
     const groups = ['groupMembership', 'nativeGroupMembership'].flatMap((a) => (person?.aspects.get(a)?.value as { groups?: string[] } | undefined)?.groups ?? []);
     const forms = await this.reader.getEntities(await this.all(undefined, ['form']), new Set(['formInfo']));
@@ -219,14 +230,20 @@ export class Forms {
       if (!info) continue;
       const actors = info.actors ?? { owners: true };
       const named = actors.users?.includes(actor) || actors.groups?.some((g) => groups.includes(g));
-      const open = { field: 'incompleteForms', values: [form] };
       if (!named && actors.owners === false) continue;
-      const filter = named ? { or: [{ and: [open] }] } : { or: [actor, ...groups].map((o) => ({ and: [open, { field: 'owners', values: [o] }] })) };
+      // Open, or (a VERIFICATION form) complete and not verified: both from the index.
+      const wanted: unknown[][] = [[{ field: 'incompleteForms', values: [form] }]];
+      if (formType(info) === 'VERIFICATION') wanted.push([{ field: 'completedForms', values: [form] }, { field: 'verifiedForms', values: [form], negated: true }]);
+      const owned = named ? [] : [{ field: 'owners', values: [actor, ...groups] }];
+      const filter = { or: wanted.map((and) => ({ and: [...and, ...owned] })) };
       const page = await this.search().search({ types: this.holderTypes(), filter, count: limit - items.length, includeSoftDelete: false });
       const held = await this.reader.getEntities(page.urns, new Set(['forms']));
       for (const asset of page.urns) {
-        const state = (held.get(asset)?.aspects.get('forms')?.value as { incompleteForms?: { urn: string; incompletePrompts?: { id: string }[] }[] } | undefined)?.incompleteForms?.find((f) => f.urn === form);
-        if (state) items.push({ asset, form, incompletePrompts: (state.incompletePrompts ?? []).map((p) => p.id) });
+        const value = held.get(asset)?.aspects.get('forms')?.value as Partial<FormsAspect> | undefined;
+        const open = value?.incompleteForms?.find((f) => f.urn === form);
+        const complete = open ? undefined : value?.completedForms?.find((f) => f.urn === form);
+        const state = open ?? (complete && !isVerified(value, form) ? complete : undefined);
+        if (state) items.push({ asset, form, incompletePrompts: (state.incompletePrompts ?? []).map((p) => p.id), awaitingVerification: state === complete });
       }
       if (items.length >= limit) break;
     }

@@ -84,7 +84,7 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await post(f, CUSTOMERS, 'structuredProperties', { properties: [{ propertyUrn: TIER, values: [{ string: 'gold' }] }] });
   });
 
-  it('To do lists the signed-in owner\'s open forms by asset; an answer moves its prompt to answered, and a completed form leaves', async () => {
+  it('To do lists the signed-in owner\'s open forms by asset; an answer moves its prompt to answered, and a completed form leaves unless it awaits verification', async () => {
     const page = await f.signedIn(jdoe);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'To do' }).click();
     await page.getByRole('heading', { name: 'To do', level: 1 }).waitFor();
@@ -94,8 +94,9 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     // The ledger is bob's: not on jdoe's list.
     assert.deepEqual(await page.getByRole('heading', { level: 2 }).allInnerTexts(), ['customers dataset', 'orders dataset']);
     assert.deepEqual(await orders.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 0 of 1 answered', 'Retention review 0 of 2 answered']);
-    // Customers: the sign-off is complete (its one prompt answered), so only the review is open; its tier is answered.
-    assert.deepEqual(await customers.getByRole('heading', { level: 3 }).allInnerTexts(), ['Retention review 1 of 2 answered']);
+    // Customers: the sign-off is complete (its one prompt answered) but not verified: it awaits verification; the review is open, its tier answered.
+    assert.deepEqual(await customers.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 1 of 1 answered', 'Retention review 1 of 2 answered']);
+    assert.equal(await customers.locator('.todo-verify p').innerText(), 'All answered — verify Check the answers, then confirm them: verifying is this form\'s last step.');
     assert.match(await customers.getByRole('list').last().innerText(), /Which tier is it\? — gold/);
     await assertAccessible(page, 'to do');
     await shot(page, 'todo-desktop');
@@ -117,14 +118,98 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     const stored = await f.served.client.call('GET', `${V2}/dataset/${encodeURIComponent(ORDERS)}/structuredProperties`);
     assert.deepEqual(stored.body.value.properties, [{ propertyUrn: RETENTION, values: [{ double: 90 }] }]);
 
-    // An allowed value from a select; the last open form on orders completes and orders leaves the list.
+    // An allowed value from a select; the sign-off, a verification form, is complete but stays, to be verified.
     const signoff = orders.getByRole('form', { name: /^Tier confirmed/ });
     await signoff.getByLabel('Value').selectOption('silver');
     await signoff.getByRole('button', { name: 'Save answer' }).click();
-    await page.getByRole('status').filter({ hasText: 'Answered "Tier confirmed" on orders: Quarterly sign-off is complete there.' }).waitFor();
-    assert.deepEqual(await page.getByRole('heading', { level: 2 }).allInnerTexts(), ['customers dataset']);
+    await page.getByRole('status').filter({ hasText: 'Answered "Tier confirmed" on orders: Quarterly sign-off has all its required answers there, and awaits your verification.' }).waitFor();
+    assert.deepEqual(await page.getByRole('heading', { level: 2 }).allInnerTexts(), ['customers dataset', 'orders dataset']);
+    assert.deepEqual(await orders.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 1 of 1 answered']);
+    await orders.getByRole('button', { name: 'Verify Quarterly sign-off on orders' }).waitFor();
     await assertAccessible(page, 'to do: after answers');
     await shot(page, 'todo-answered');
+  });
+
+  it('To do: Verify confirms a verification form whose prompts are answered, and it leaves the list', async () => {
+    const page = await f.signedIn(jdoe);
+    await page.goto(f.url('#/todo'));
+    const customers = page.locator('section', { has: page.getByRole('heading', { name: 'customers', level: 2 }) });
+    const verify = customers.getByRole('button', { name: 'Verify Quarterly sign-off on customers' });
+    await verify.waitFor();
+    // The button's description is the step in words.
+    assert.equal(await verify.getAttribute('aria-describedby'), await customers.locator('.todo-verify p').getAttribute('id'));
+    assert.equal(await verify.innerText(), 'Verify');
+    await assertAccessible(page, 'to do: awaiting verification');
+    await shot(page, 'todo-verify-desktop');
+    const narrow = await f.signedIn(jdoe, { width: 375, height: 800 });
+    await narrow.goto(f.url('#/todo'));
+    await narrow.getByRole('button', { name: 'Verify Quarterly sign-off on customers' }).waitFor();
+    assert.equal(await narrow.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    await assertAccessible(narrow, 'to do: awaiting verification at 375 px');
+    await shot(narrow, 'todo-verify-mobile');
+
+    await verify.click();
+    await page.getByRole('status').filter({ hasText: 'Verified Quarterly sign-off on customers.' }).waitFor();
+    assert.deepEqual(await customers.getByRole('heading', { level: 3 }).allInnerTexts(), ['Retention review 1 of 2 answered']);
+    assert.equal(await customers.getByRole('button', { name: /^Verify/ }).count(), 0);
+    const stored = await f.served.client.call('GET', `${V2}/dataset/${encodeURIComponent(CUSTOMERS)}/forms`);
+    assert.deepEqual(stored.body.value.verifications.map((v: { form: string; lastModified: { actor: string } }) => [v.form, v.lastModified.actor]), [[SIGNOFF, JDOE]]);
+    await assertAccessible(page, 'to do: after verifying');
+    await shot(page, 'todo-verified');
+  });
+
+  it('To do: a refused verification is said in words beside its button, and the item stays', async () => {
+    const page = await f.signedIn(jdoe);
+    await page.goto(f.url('#/todo'));
+    const orders = page.locator('section', { has: page.getByRole('heading', { name: 'orders', level: 2 }) });
+    const verify = orders.getByRole('button', { name: 'Verify Quarterly sign-off on orders' });
+    await verify.waitFor();
+    // Behind the page's back, the sign-off's answer goes: the form is open again.
+    await post(f, ORDERS, 'structuredProperties', { properties: [{ propertyUrn: RETENTION, values: [{ double: 90 }] }] });
+    try {
+      await verify.click();
+      const alert = orders.locator('.todo-verify').getByRole('alert');
+      await alert.filter({ hasText: 'Not verified: a required prompt of this form is no longer answered on this asset (someone may have removed an answer since the page was read). Reload, answer it, then verify.' }).waitFor();
+      await alert.getByText('Details').click();
+      assert.equal(await alert.locator('code').innerText(), `400: Cannot verify form ${SIGNOFF} on ${ORDERS}: its required prompts are not all answered yet`);
+      assert.equal(await page.locator('p.ok[role="status"]').innerText(), '', 'no success said');
+      await verify.waitFor();
+      await assertAccessible(page, 'to do: a refused verification');
+      await shot(page, 'todo-verify-refused');
+      await page.setViewportSize({ width: 375, height: 800 });
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+      await shot(page, 'todo-verify-refused-mobile');
+    } finally {
+      await post(f, ORDERS, 'structuredProperties', { properties: [{ propertyUrn: RETENTION, values: [{ double: 90 }] }, { propertyUrn: TIER, values: [{ string: 'silver' }] }] });
+    }
+  });
+
+  it('a verification form\'s page says per asset: verified, awaiting verification or incomplete', async () => {
+    const page = await f.signedIn();
+    await page.goto(f.url(`#/form?urn=${encodeURIComponent(SIGNOFF)}`));
+    await page.getByRole('heading', { name: 'Quarterly sign-off', level: 1 }).waitFor();
+    const completion = page.locator('section', { has: page.getByRole('heading', { name: 'Completion' }) });
+    assert.equal(await completion.locator('p').first().innerText(), '2 of 2 assets complete, 0 incomplete, 1 verified, 1 awaiting verification.');
+    const assets = page.locator('section', { has: page.getByRole('heading', { name: 'Assets' }) });
+    await assets.getByRole('rowheader', { name: 'orders' }).waitFor();
+    assert.deepEqual((await assets.getByRole('row').allInnerTexts()).slice(1).sort(), ['customers\tdataset\tVerified\t1 of 1', 'orders\tdataset\tAwaiting verification\t1 of 1']);
+    await assertAccessible(page, 'verification form page');
+    await shot(page, 'form-verification-desktop');
+    // Orders loses its answer: incomplete.
+    await post(f, ORDERS, 'structuredProperties', { properties: [{ propertyUrn: RETENTION, values: [{ double: 90 }] }] });
+    try {
+      await page.reload();
+      await assets.getByRole('rowheader', { name: 'orders' }).waitFor();
+      assert.deepEqual((await assets.getByRole('row').allInnerTexts()).slice(1).sort(), ['customers\tdataset\tVerified\t1 of 1', 'orders\tdataset\tIncomplete\t0 of 1']);
+      const narrow = await f.signedIn(undefined, { width: 375, height: 800 });
+      await narrow.goto(f.url(`#/form?urn=${encodeURIComponent(SIGNOFF)}`));
+      await narrow.getByRole('rowheader', { name: 'orders' }).waitFor();
+      assert.equal(await narrow.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+      await assertAccessible(narrow, 'verification form page at 375 px');
+      await shot(narrow, 'form-verification-mobile');
+    } finally {
+      await post(f, ORDERS, 'structuredProperties', { properties: [{ propertyUrn: RETENTION, values: [{ double: 90 }] }, { propertyUrn: TIER, values: [{ string: 'silver' }] }] });
+    }
   });
 
   it('To do at 375 px', async () => {
@@ -140,8 +225,8 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     const made = await f.served.client.call('POST', '/openapi/v2/auth/tokens', { name: 'ann', role: 'viewer' });
     const page = await f.signedIn(made.body.token);
     await page.goto(f.url('#/todo'));
-    await page.getByText('Nothing to do: no open form asks you about an asset.').waitFor();
-    await page.getByText('Your role (viewer) reads only: an editor or an admin answers the prompts.').waitFor();
+    await page.getByText('Nothing to do: no form asks you to answer or verify anything about an asset.').waitFor();
+    await page.getByText('Your role (viewer) reads only: an editor or an admin answers the prompts and verifies.').waitFor();
     await assertAccessible(page, 'to do, empty');
   });
 
@@ -225,7 +310,7 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await page.goto(f.url(`#/entity?urn=${encodeURIComponent(CUSTOMERS)}`));
     const forms = page.locator('section', { has: page.getByRole('heading', { name: 'Forms', level: 2 }) });
     await forms.getByRole('link', { name: 'Retention review' }).waitFor();
-    assert.deepEqual(await forms.getByRole('row').allInnerTexts(), ['Form\tState\tPrompts answered', 'Retention review\tIncomplete\t1 of 2', 'Quarterly sign-off (verification)\tComplete\t1 of 1']);
+    assert.deepEqual(await forms.getByRole('row').allInnerTexts(), ['Form\tState\tPrompts answered', 'Retention review\tIncomplete\t1 of 2', 'Quarterly sign-off (verification)\tVerified\t1 of 1']);
     await assertAccessible(page, 'entity page with forms');
     await forms.screenshot({ path: (mkdirSync(SHOTS, { recursive: true }), join(SHOTS, 'entity-forms.png')) });
     await forms.getByRole('link', { name: 'Quarterly sign-off' }).click();

@@ -219,6 +219,52 @@ describe('forms: the computed forms aspect and what recomputes it', () => {
     });
   });
 
+  describe('verification forms on the to-do list', () => {
+    const v = datasetUrn('forms.verifytodo.v');
+    const w = datasetUrn('forms.verifytodo.w');
+    const steward = { actor: 'urn:li:corpuser:vsteward', source: 'test' };
+    let form: string;
+    before(async () => {
+      await createDataset(t, v, { ownership: { owners: [{ owner: steward.actor, type: 'DATAOWNER' }] } });
+      await createDataset(t, w, { ownership: { owners: [{ owner: 'urn:li:corpGroup:vstewards', type: 'DATAOWNER' }] } });
+      form = await defineForm(t, 'vtodo', [{ id: 'vtodo-steward', property: p.owner }, { id: 'vtodo-tier', property: p.tier, required: false }], { type: 'VERIFICATION' });
+      await t.services.forms.assign(form, [v, w], ADMIN);
+    });
+
+    it('lists a form complete but not verified as awaiting verification, with its optional prompts unanswered; verifying takes it off', async () => {
+      assert.deepEqual(await t.services.forms.todo(steward.actor), [{ asset: v, form, incompletePrompts: ['vtodo-steward', 'vtodo-tier'], awaitingVerification: false }]);
+      await t.services.forms.submitPrompt(v, form, 'vtodo-steward', [{ string: 'jdoe' }], steward);
+      assert.deepEqual(await t.services.forms.todo(steward.actor), [{ asset: v, form, incompletePrompts: ['vtodo-tier'], awaitingVerification: true }]);
+      await t.services.forms.verify(v, form, steward);
+      assert.deepEqual(await t.services.forms.todo(steward.actor), []);
+    });
+
+    it("lists it to the members of a group owning the asset, and to no one else", async () => {
+      const member = 'urn:li:corpuser:vmember';
+      assert.equal((await t.call({ method: 'POST', url: `${V2}/corpuser/${enc(member)}/groupMembership`, payload: { groups: ['urn:li:corpGroup:vstewards'] } })).status, 200);
+      await t.services.forms.submitPrompt(w, form, 'vtodo-steward', [{ string: 'ann' }], ADMIN);
+      assert.equal((await answer(t, w, p.tier, 'gold')).status, 200);
+      assert.deepEqual(await t.services.forms.todo(member), [{ asset: w, form, incompletePrompts: [], awaitingVerification: true }]);
+      assert.deepEqual(await t.services.forms.todo(steward.actor), []);
+      assert.deepEqual(await t.services.forms.todo('urn:li:corpuser:vstranger'), []);
+    });
+
+    it('counts an open item and one awaiting verification against the same limit', async () => {
+      const open = await defineForm(t, 'vtodo2', [{ id: 'vtodo2-a', property: p.owner }], { type: 'VERIFICATION' });
+      await t.services.forms.assign(open, [w], ADMIN);
+      const member = 'urn:li:corpuser:vmember';
+      assert.equal((await t.services.forms.todo(member)).length, 2);
+      assert.deepEqual(await t.services.forms.todo(member, 1), [{ asset: w, form, incompletePrompts: [], awaitingVerification: true }]);
+    });
+
+    it('a form whose verification was lost (an answer removed, then given again) awaits verification again', async () => {
+      assert.equal((await unanswer(t, v, p.owner)).status, 200);
+      assert.deepEqual(await t.services.forms.todo(steward.actor), [{ asset: v, form, incompletePrompts: ['vtodo-steward', 'vtodo-tier'], awaitingVerification: false }]);
+      assert.equal((await answer(t, v, p.owner, 'jdoe')).status, 200);
+      assert.deepEqual(await t.services.forms.todo(steward.actor), [{ asset: v, form, incompletePrompts: ['vtodo-tier'], awaitingVerification: true }]);
+    });
+  });
+
   describe('prompts answered through the service', () => {
     const e = datasetUrn('forms.submit.e');
     let form: string;
@@ -251,7 +297,7 @@ describe('forms: the computed forms aspect and what recomputes it', () => {
     it("lists a steward's open forms", async () => {
       const more = await defineForm(t, 'todo', [{ id: 'todo-steward', property: p.owner }]);
       await t.services.forms.assign(more, [e], ADMIN);
-      assert.deepEqual(await t.services.forms.todo('urn:li:corpuser:steward'), [{ asset: e, form: more, incompletePrompts: ['todo-steward'] }]);
+      assert.deepEqual(await t.services.forms.todo('urn:li:corpuser:steward'), [{ asset: e, form: more, incompletePrompts: ['todo-steward'], awaitingVerification: false }]);
       assert.deepEqual(await t.services.forms.todo('urn:li:corpuser:stranger'), []);
     });
   });

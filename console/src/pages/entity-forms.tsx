@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, shortUrn } from '../components/common';
 import { href } from '../router';
 import { aspect, type EntityV3 } from './entity-info';
-import { loadFormInfos, STATE_LABEL, stateOf, type FormInfo, type FormsAspect } from './forms-model';
+import { loadFormInfos, stateClass, stateLabel, stateOf, type FormInfo, type FormsAspect } from './forms-model';
 
 /** The forms an entity holds (its computed `forms` aspect): each form's state here, linking to the form. */
 export function EntityForms({ entity }: { entity: EntityV3 }) {
@@ -46,7 +46,7 @@ export function EntityForms({ entity }: { entity: EntityV3 }) {
                     {info?.type === 'VERIFICATION' && <span class="muted"> (verification)</span>}
                   </th>
                   <td>
-                    <span class={`state state-${s.state}`}>{STATE_LABEL[s.state]}</span>
+                    <span class={stateClass(s.state, info)}>{stateLabel(s.state, info)}</span>
                   </td>
                   <td>
                     {s.done} of {total}

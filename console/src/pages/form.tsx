@@ -4,7 +4,7 @@ import { Markdown } from '../components/markdown';
 import { href, type Route } from '../router';
 import { entityTypeOf } from './entity-info';
 import { CompletionBar } from './forms';
-import { actorsText, filterText, loadCompletion, loadForm, loadHolders, STATE_LABEL, stateOf, type Completion, type HeldBy, type LoadedForm } from './forms-model';
+import { actorsText, filterText, loadCompletion, loadForm, loadHolders, stateClass, stateLabel, stateOf, type Completion, type HeldBy, type LoadedForm } from './forms-model';
 import { useNames } from './lineage-walk';
 import './entity.css';
 import './forms.css';
@@ -173,7 +173,7 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
               <strong>{completion.completed}</strong> of <strong>{completion.assigned}</strong> assets complete, <strong>{completion.incomplete}</strong> incomplete
               {verification && (
                 <>
-                  , <strong>{completion.verified}</strong> verified
+                  , <strong>{completion.verified}</strong> verified, <strong>{completion.completed - completion.verified}</strong> awaiting verification
                 </>
               )}
               .
@@ -231,7 +231,7 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
                         </a>
                       </th>
                       <td class="asset-type">{entityTypeOf(a.urn)}</td>
-                      <td>{s ? <span class={`state state-${s.state}`}>{STATE_LABEL[s.state]}</span> : '—'}</td>
+                      <td>{s ? <span class={stateClass(s.state, info)}>{stateLabel(s.state, info)}</span> : '—'}</td>
                       <td>{s ? `${s.done} of ${prompts.length}` : '—'}</td>
                     </tr>
                   );

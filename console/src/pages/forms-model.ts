@@ -1,4 +1,5 @@
 import { api, enc, V2, V3 } from '../api';
+import { mutate } from '../components/graphql-call';
 import { pointerSegment, type PropertyValue } from '../components/property-model';
 import { aspect, entityTypeOf, type EntityV3 } from './entity-info';
 
@@ -48,7 +49,10 @@ export interface Completion {
 export interface ToDo {
   asset: string;
   form: string;
+  /** The prompts not answered yet (optional ones only, when awaiting verification). */
   incompletePrompts: string[];
+  /** A VERIFICATION form whose required prompts are all answered: what is left is to verify it. */
+  awaitingVerification: boolean;
 }
 
 export interface LoadedForm {
@@ -144,7 +148,16 @@ export function stateOf(forms: FormsAspect | undefined, form: string): { state: 
   return { state: forms?.verifications?.some((v) => v.form === form) ? 'verified' : 'complete', done, open };
 }
 
-export const STATE_LABEL: Record<AssetState, string> = { incomplete: 'Incomplete', complete: 'Complete', verified: 'Verified' };
+/** An asset's state in words; a VERIFICATION form complete but not verified awaits its verification. */
+export function stateLabel(state: AssetState, info: FormInfo | undefined): string {
+  if (state === 'complete' && info?.type === 'VERIFICATION') return 'Awaiting verification';
+  return { incomplete: 'Incomplete', complete: 'Complete', verified: 'Verified' }[state];
+}
+
+/** The class of a state's chip: an asset awaiting verification is set apart from a done one. */
+export function stateClass(state: AssetState, info: FormInfo | undefined): string {
+  return `state state-${state === 'complete' && info?.type === 'VERIFICATION' ? 'awaiting' : state}`;
+}
 
 /** Answers a prompt: sets the property's values on the asset, leaving its other properties as they are. */
 export async function answerPrompt(asset: string, property: string, values: PropertyValue[]): Promise<void> {
@@ -152,6 +165,11 @@ export async function answerPrompt(asset: string, property: string, values: Prop
     contentType: 'application/json-patch+json',
     body: { patch: [{ op: 'add', path: `/properties/${pointerSegment(property)}`, value: { propertyUrn: property, values } }], arrayPrimaryKeys: { properties: ['propertyUrn'] } },
   });
+}
+
+/** The last step of a VERIFICATION form on an asset whose required prompts are answered (GraphQL verifyForm, as DataHub's UI). */
+export async function verifyForm(asset: string, form: string): Promise<void> {
+  await mutate('mutation($input: VerifyFormInput!) { verifyForm(input: $input) }', { input: { formUrn: form, entityUrn: asset } });
 }
 
 /** Who a form asks, in words. */

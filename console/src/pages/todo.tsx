@@ -7,7 +7,7 @@ import { faultyField, InputError } from '../errors';
 import { href } from '../router';
 import { canWrite, type Session } from '../session';
 import { aspect, entityTypeOf, NAME_ASPECTS, recordedNameOf, type EntityV3 } from './entity-info';
-import { answerPrompt, loadFormInfos, loadToDo, type FormInfo, type FormPrompt, type ToDo } from './forms-model';
+import { answerPrompt, loadFormInfos, loadToDo, verifyForm, type FormInfo, type FormPrompt, type ToDo } from './forms-model';
 import './forms.css';
 
 interface Loaded {
@@ -37,9 +37,11 @@ async function loadAll(signal: AbortSignal): Promise<Loaded> {
 }
 
 /**
- * The signed-in person's open forms: per asset and form, the prompts still unanswered, each
- * answered in place with the property's own editor (the entity page's); an answered prompt moves
- * to the answered ones, and a form whose required prompts are all answered leaves the list.
+ * The signed-in person's forms to fill in or verify: per asset and form, the prompts still
+ * unanswered, each answered in place with the property's own editor (the entity page's); an
+ * answered prompt moves to the answered ones, and a form whose required prompts are all answered
+ * leaves the list, unless it is a VERIFICATION form: that one stays, to be verified, and leaves
+ * once verified.
  */
 export default function ToDoPage({ session }: { session: Session }) {
   const [loaded, setLoaded] = useState<Loaded>();
@@ -53,18 +55,26 @@ export default function ToDoPage({ session }: { session: Session }) {
     return () => controller.abort();
   }, [reloads]);
 
-  // After an answer: the list is read again; a form gone from it is complete.
-  const answered = (item: ToDo, prompt: FormPrompt, assetName: string, formName: string) => {
-    // Not aborted on leaving: the answer is saved, and only its confirmation would be lost.
+  // After a change: the list is read again (not aborted on leaving: the change is saved, and only its confirmation would be lost).
+  const reread = (say: (next: Loaded) => string) =>
     loadAll(new AbortController().signal).then(
       (next) => {
-        const open = next.todo.some((t) => t.asset === item.asset && t.form === item.form);
-        setSaid(open ? `Answered "${prompt.title}" on ${assetName}.` : `Answered "${prompt.title}" on ${assetName}: ${formName} is complete there.`);
+        setSaid(say(next));
         setLoaded(next);
       },
       (e) => setError(e),
     );
-  };
+
+  // After an answer: a form gone from the list is complete; one awaiting verification now has its required prompts answered.
+  const answered = (item: ToDo, prompt: FormPrompt, assetName: string, formName: string) =>
+    reread((next) => {
+      const now = next.todo.find((t) => t.asset === item.asset && t.form === item.form);
+      if (!now) return `Answered "${prompt.title}" on ${assetName}: ${formName} is complete there.`;
+      if (now.awaitingVerification && !item.awaitingVerification) return `Answered "${prompt.title}" on ${assetName}: ${formName} has all its required answers there, and awaits your verification.`;
+      return `Answered "${prompt.title}" on ${assetName}.`;
+    });
+
+  const verified = (assetName: string, formName: string) => reread(() => `Verified ${formName} on ${assetName}.`);
 
   const writer = canWrite(session);
   const formName = (form: string) => loaded?.forms.get(form)?.name ?? shortUrn(form);
@@ -75,8 +85,10 @@ export default function ToDoPage({ session }: { session: Session }) {
   return (
     <>
       <h1>To do</h1>
-      <p class="muted">The forms you are asked to fill in: on assets you own, or where a form names you (or a group of yours) among the people it asks.</p>
-      {!writer && <p class="muted">Your role ({session.role}) reads only: an editor or an admin answers the prompts.</p>}
+      <p class="muted">
+        The forms you are asked to fill in, and the verification forms you are asked to verify once answered: on assets you own, or where a form names you (or a group of yours) among the people it asks.
+      </p>
+      {!writer && <p class="muted">Your role ({session.role}) reads only: an editor or an admin answers the prompts and verifies.</p>}
       <p class="ok" role="status">
         {said}
       </p>
@@ -84,7 +96,7 @@ export default function ToDoPage({ session }: { session: Session }) {
       {!loaded && !error && <Loading label="Loading your forms…" />}
       {loaded && loaded.todo.length === 0 && (
         <p>
-          Nothing to do: no open form asks you about an asset. <a href={href('/forms')}>See all forms</a>.
+          Nothing to do: no form asks you to answer or verify anything about an asset. <a href={href('/forms')}>See all forms</a>.
         </p>
       )}
       {[...groups].sort(([a], [b]) => nameOf(a).localeCompare(nameOf(b))).map(([asset, items]) => {
@@ -140,6 +152,7 @@ export default function ToDoPage({ session }: { session: Session }) {
                       </ul>
                     </>
                   )}
+                  {item.awaitingVerification && <VerifyStep asset={asset} form={item.form} assetName={assetName} formName={formName} optionalOpen={open.length} writer={writer} onVerified={() => verified(assetName, formName)} />}
                 </div>
               );
             })}
@@ -158,6 +171,51 @@ export default function ToDoPage({ session }: { session: Session }) {
 }
 
 const safeId = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/**
+ * The last step of a VERIFICATION form whose required prompts are answered: the person checks the
+ * answers above and confirms them (GraphQL verifyForm); a refusal is said in words, beside it.
+ */
+function VerifyStep(props: { asset: string; form: string; assetName: string; formName: string; optionalOpen: number; writer: boolean; onVerified: () => void }) {
+  const { asset, form, assetName, formName, optionalOpen, writer, onVerified } = props;
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const id = `todo-${safeId(asset)}-${safeId(form)}-verify`;
+  const verify = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await verifyForm(asset, form);
+      onVerified();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const done = optionalOpen === 0 ? 'All answered' : 'Every required prompt answered';
+  return (
+    <div class="todo-verify">
+      <p id={id}>
+        {writer ? (
+          <>
+            <strong>{done} — verify</strong> <span class="muted">Check the answers, then confirm them: verifying is this form's last step.</span>
+          </>
+        ) : (
+          <>
+            <strong>{done} — awaiting verification</strong> <span class="muted">An editor or an admin the form asks verifies it.</span>
+          </>
+        )}
+      </p>
+      {writer && (
+        <button type="button" disabled={busy} aria-label={`Verify ${formName} on ${assetName}`} aria-describedby={id} onClick={() => void verify()}>
+          Verify
+        </button>
+      )}
+      <ErrorMessage error={error} id={`${id}-error`} />
+    </div>
+  );
+}
 
 /** One unanswered prompt, with the editor its property's definition calls for. */
 function PromptAnswer({ asset, prompt, property, writer, onAnswered }: { asset: string; prompt: FormPrompt; property?: Property; writer: boolean; onAnswered: () => void }) {

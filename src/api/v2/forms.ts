@@ -17,7 +17,7 @@ function todoCount(text: string | undefined): number {
   return Math.min(n, MAX_COUNT);
 }
 
-/** Forms as their users see them: the signed-in person's open forms, and a form's completion. */
+/** Forms as their users see them: the signed-in person's forms to fill in or verify, and a form's completion. */
 export function formRoutesV2(app: FastifyInstance, services: Services): void {
   app.get<{ Querystring: { count?: string } }>(
     '/openapi/v2/forms/todo',
@@ -26,13 +26,14 @@ export function formRoutesV2(app: FastifyInstance, services: Services): void {
       schema: {
         operationId: 'listMyForms',
         tags,
-        summary: 'The open forms the signed-in person is asked to fill in (an actor of the form, or an owner of the asset where the form asks owners), with the prompts still unanswered',
+        summary:
+          'The forms the signed-in person is asked to fill in (an actor of the form, or an owner of the asset where the form asks owners): the open ones with the prompts still unanswered, and the VERIFICATION forms complete but not verified yet',
         querystring: {
           type: 'object',
           properties: { count: { type: 'string', description: `at most this many (asset, form) pairs (default ${TODO_DEFAULT}, at most ${MAX_COUNT})` } },
         },
         answers: {
-          200: { description: 'One entry per asset and open form', body: ref('FormsToDo') },
+          200: { description: 'One entry per asset and form open or awaiting verification', body: ref('FormsToDo') },
           400: 'count is not a whole number from 1',
         },
       },
@@ -73,11 +74,15 @@ export const formShapes = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['asset', 'form', 'incompletePrompts'],
+          required: ['asset', 'form', 'incompletePrompts', 'awaitingVerification'],
           properties: {
             asset: { type: 'string', description: 'The asset URN' },
             form: { type: 'string', description: 'The form URN' },
-            incompletePrompts: { type: 'array', items: { type: 'string' }, description: 'Ids of the prompts not answered yet' },
+            incompletePrompts: { type: 'array', items: { type: 'string' }, description: 'Ids of the prompts not answered yet (optional ones only, when awaiting verification)' },
+            awaitingVerification: {
+              type: 'boolean',
+              description: 'True for a VERIFICATION form whose required prompts are all answered but which is not verified yet: what is left is its verification (GraphQL verifyForm); false for a form still open',
+            },
           },
         },
       },
