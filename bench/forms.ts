@@ -15,15 +15,19 @@
  *   --postgres     a fresh PostgreSQL database on URNBASE_BENCH_POSTGRES (default
  *                  postgres://postgres@127.0.0.1:5432), dropped afterwards
  *   --calls <n>    completion calls timed per form (default 50, after 5 of warm-up)
+ *   --profile <dir>  a CPU profile of each timed part (assignments, completion calls) in <dir>
  * Profile with: node --cpu-prof --cpu-prof-dir <dir> dist/bench/forms.js …
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { benchDatabase, fmt, makeTempDir, removeTempDir, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
-  options: { datasets: { type: 'string', default: '100000' }, postgres: { type: 'boolean', default: false }, calls: { type: 'string', default: '50' } },
+  options: { datasets: { type: 'string', default: '100000' }, postgres: { type: 'boolean', default: false }, calls: { type: 'string', default: '50' }, profile: { type: 'string' } },
 });
 const DATASETS = Number(flags.datasets);
 const CALLS = Number(flags.calls);
@@ -50,6 +54,23 @@ const secondsSince = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20)} MiB`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** Runs work under the V8 profiler when --profile names a directory, writing <dir>/<name>.cpuprofile. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (flags.profile === undefined) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await mkdir(flags.profile, { recursive: true });
+    await writeFile(path.join(flags.profile, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 function formInfo(name: string, prefix: string) {
   return {
@@ -122,7 +143,7 @@ async function main(): Promise<void> {
     for (const [form, filter, expected, label] of assignments) {
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
-      const { added, removed } = await services.forms.assignByFilter(form, filter, CONTEXT);
+      const { added, removed } = await profiled(`assign-${form.slice(12)}`, () => services.forms.assignByFilter(form, filter, CONTEXT));
       const seconds = secondsSince(t0);
       const cpu = process.cpuUsage(cpu0);
       const verdict = expected === DATASETS && DATASETS >= 100_000 ? `  target < ${ASSIGN_TARGET_S} s ${seconds < ASSIGN_TARGET_S ? 'PASS' : 'FAIL'}` : '';
@@ -168,12 +189,14 @@ async function main(): Promise<void> {
       const optional = count(DATASETS, (i) => inForm(i) && answersOptional(i));
       for (let k = 0; k < 5; k++) await services.forms.completion(form);
       const times: number[] = [];
-      let last;
-      for (let k = 0; k < CALLS; k++) {
-        const t0 = process.hrtime.bigint();
-        last = await services.forms.completion(form);
-        times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      }
+      let last: Awaited<ReturnType<typeof services.forms.completion>> | undefined;
+      await profiled(`completion-${form.slice(12)}`, async () => {
+        for (let k = 0; k < CALLS; k++) {
+          const t0 = process.hrtime.bigint();
+          last = await services.forms.completion(form);
+          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        }
+      });
       times.sort((a, b) => a - b);
       const [p50, p95] = [percentile(times, 50), percentile(times, 95)];
       console.log(

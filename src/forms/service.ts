@@ -39,9 +39,23 @@ export class Forms {
     private readonly search: () => SearchService,
   ) {}
 
+  private holderTypeNames?: string[];
+  private holderTypeSet?: ReadonlySet<string>;
+  /** The dynamically assigned forms and their filters, read once until a form changes (forget). */
+  private dynamic?: Promise<[string, unknown][]>;
+
   /** The entity types that carry forms. */
   holderTypes(): string[] {
-    return this.registry.entityTypes().filter((e) => this.registry.aspectOf(e, 'forms')).map((e) => e.name);
+    this.holderTypeNames ??= this.registry.entityTypes().filter((e) => this.registry.aspectOf(e, 'forms')).map((e) => e.name);
+    return [...this.holderTypeNames];
+  }
+
+  /**
+   * Drops what is cached of forms when a commit (here or, through the change follower, elsewhere)
+   * changed a form entity: its filter, its info or the form itself.
+   */
+  forget(events: readonly ChangeEvent[]): void {
+    if (this.dynamic !== undefined && events.some((e) => e.urn.startsWith('urn:li:form:'))) this.dynamic = undefined;
   }
 
   async info(form: string): Promise<FormInfo> {
@@ -90,11 +104,20 @@ export class Forms {
    * stopped matching lose it. The writes of `forms` alone change no match this follows.
    */
   async follow(events: readonly ChangeEvent[], context: WriteContext): Promise<void> {
-    const changed = [...new Set(events.filter((e) => e.aspect !== 'forms' && e.aspect !== 'dynamicFormAssignment').map((e) => e.urn))];
-    const holderTypes = new Set(this.holderTypes());
-    const assets = changed.filter((u) => holderTypes.has(u.slice(7, u.indexOf(':', 7))));
+    this.holderTypeSet ??= new Set(this.holderTypes());
+    const holderTypes = this.holderTypeSet;
+    const assets: string[] = [];
+    const seen = new Set<string>();
+    for (const e of events) {
+      if (e.aspect === 'forms' || seen.has(e.urn)) continue;
+      seen.add(e.urn);
+      if (holderTypes.has(e.urn.slice(7, e.urn.indexOf(':', 7)))) assets.push(e.urn);
+    }
     if (assets.length === 0) return;
-    const dynamic = await this.dynamicForms();
+    const dynamic = await (this.dynamic ??= this.dynamicForms().catch((error: unknown) => {
+      this.dynamic = undefined;
+      throw error;
+    }));
     if (dynamic.length === 0) return;
     const stored = await this.reader.getEntities(assets, new Set(['forms']));
     const proposals: Proposal[] = [];
@@ -145,27 +168,35 @@ export class Forms {
     );
   }
 
-  /** Completion counts: assets assigned, complete, incomplete and verified, and each prompt's. */
+  /**
+   * Completion counts: assets assigned, complete, incomplete and verified, and each prompt's. Each
+   * count is of one value of one indexed field, which the search index counts without a scan: an
+   * asset lists a form in incompleteForms or in completedForms, never both, keeps a verification
+   * only while the form is complete (computeForms), and a prompt id belongs to one form (formInfo's
+   * rules), so the sums and the single-field counts are exact.
+   */
   async completion(form: string): Promise<FormCompletion> {
     const info = await this.info(form);
-    const count = (criteria: { field: string; values: string[] }[][]) => this.count({ or: criteria.map((and) => ({ and })) });
-    const inIncomplete = { field: 'incompleteForms', values: [form] };
-    const inCompleted = { field: 'completedForms', values: [form] };
-    const [incomplete, completed, verified] = await Promise.all([
-      count([[inIncomplete]]),
-      count([[inCompleted]]),
-      count([[inCompleted, { field: 'verifiedForms', values: [form] }]]),
+    const prompts = info.prompts ?? [];
+    const counts = await Promise.all([
+      this.countOf('incompleteForms', form),
+      this.countOf('completedForms', form),
+      this.countOf('verifiedForms', form),
+      ...prompts.flatMap((p) => [this.countOf('incompleteFormsCompletedPromptIds', p.id), this.countOf('completedFormsCompletedPromptIds', p.id)]),
     ]);
-    const prompts = await Promise.all(
-      (info.prompts ?? []).map(async (p) => {
-        const done = await count([
-          [inIncomplete, { field: 'incompleteFormsCompletedPromptIds', values: [p.id] }],
-          [inCompleted, { field: 'completedFormsCompletedPromptIds', values: [p.id] }],
-        ]);
-        return { id: p.id, title: p.title, required: p.required === true, completed: done, incomplete: incomplete + completed - done };
+    const [incomplete, completed, verified] = counts;
+    const assigned = incomplete + completed;
+    return {
+      form,
+      assigned,
+      completed,
+      incomplete,
+      verified,
+      prompts: prompts.map((p, i) => {
+        const done = counts[3 + 2 * i] + counts[4 + 2 * i];
+        return { id: p.id, title: p.title, required: p.required === true, completed: done, incomplete: assigned - done };
       }),
-    );
-    return { form, assigned: incomplete + completed, completed, incomplete, verified, prompts };
+    };
   }
 
   /**
@@ -297,8 +328,8 @@ export class Forms {
     return urns;
   }
 
-  private async count(filter: unknown): Promise<number> {
-    return (await this.search().search({ types: this.holderTypes(), filter, count: 0, includeSoftDelete: true })).totalCount;
+  private async countOf(field: string, value: string): Promise<number> {
+    return (await this.search().search({ types: this.holderTypes(), filter: { or: [{ and: [{ field, values: [value] }] }] }, count: 0, includeSoftDelete: true })).totalCount;
   }
 }
 
