@@ -24,6 +24,8 @@ const FORM_ARRAYS = { incompleteForms: ['urn'], completedForms: ['urn'], verific
 /** Assets written per transaction when a filter assigns a form to many. */
 const ASSIGN_CHUNK = 1000;
 const PAGE = 10_000;
+/** Assets named per search when checking which of them a filter matches (a search names at most 1,000 values). */
+const AMONG_SLICE = 500;
 /** Criteria naming entity types rather than a search field (DataHub's `_entityType`). */
 const TYPE_FIELDS = new Set(['_entityType', 'entityType', '_entityType.keyword']);
 
@@ -311,8 +313,12 @@ export class Forms {
     const found: string[] = [];
     for (const branch of splitTypes(filter)) {
       const types = branch.types.length > 0 ? branch.types : this.holderTypes();
-      const scoped = among === undefined ? branch.filter : withUrns(branch.filter, among);
-      found.push(...(await this.all(scoped, types)));
+      if (among === undefined) {
+        found.push(...(await this.all(branch.filter, types)));
+        continue;
+      }
+      // A search names at most 1,000 values: the assets go in slices, beside the filter's own values.
+      for (let i = 0; i < among.length; i += AMONG_SLICE) found.push(...(await this.all(withUrns(branch.filter, among.slice(i, i + AMONG_SLICE)), types)));
     }
     return [...new Set(found)];
   }
@@ -343,7 +349,9 @@ function removeForm(asset: string, form: string): Proposal {
     urn: asset,
     aspect: 'forms',
     changeType: 'PATCH',
-    patch: { patch: [{ op: 'remove', path: `/incompleteForms/${at}` }, { op: 'remove', path: `/completedForms/${at}` }, { op: 'remove', path: `/verifications/${at}` }], arrayPrimaryKeys: FORM_ARRAYS },
+    // Its verification, if any, goes too: the forms rules keep verifications of assigned, complete forms
+    // only (a remove at /verifications would fail where the asset has none).
+    patch: { patch: [{ op: 'remove', path: `/incompleteForms/${at}` }, { op: 'remove', path: `/completedForms/${at}` }], arrayPrimaryKeys: FORM_ARRAYS },
   };
 }
 
