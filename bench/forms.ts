@@ -23,7 +23,9 @@ import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
+import { cpuTime } from './cpu.js';
 import { benchDatabase, fmt, makeTempDir, removeTempDir, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
@@ -54,6 +56,33 @@ const secondsSince = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20)} MiB`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/**
+ * PostgreSQL's side of the work: the CPU time (s) of the server processes serving the bench's
+ * database so far, by process id (connections of the pool; one that closed meanwhile is lost).
+ */
+async function serverCpu(url: string | undefined): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
+  if (url === undefined) return used;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    for (const { pid } of rows) {
+      try {
+        const { user, system } = await cpuTime(pid);
+        used.set(pid, user + system);
+      } catch {
+        // Gone since the query.
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return used;
+}
+
+const serverSeconds = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
 
 /** Runs work under the V8 profiler when --profile names a directory, writing <dir>/<name>.cpuprofile. */
 async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -141,15 +170,17 @@ async function main(): Promise<void> {
       [FORM_HALF, HALF_FILTER, half, 'platform = hive and origin = PROD (half)'],
     ];
     for (const [form, filter, expected, label] of assignments) {
+      const server0 = await serverCpu(database?.url);
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       const { added, removed } = await profiled(`assign-${form.slice(12)}`, () => services.forms.assignByFilter(form, filter, CONTEXT));
       const seconds = secondsSince(t0);
       const cpu = process.cpuUsage(cpu0);
+      const server = database ? `, PostgreSQL's ${fmt(serverSeconds(server0, await serverCpu(database.url)), 1)} s` : '';
       const verdict = expected === DATASETS && DATASETS >= 100_000 ? `  target < ${ASSIGN_TARGET_S} s ${seconds < ASSIGN_TARGET_S ? 'PASS' : 'FAIL'}` : '';
       console.log(
         `assignByFilter ${label}: ${fmt(added)} assets in ${fmt(seconds, 2)} s, ${fmt(added / seconds)} assets/s, ` +
-          `CPU ${fmt((cpu.user + cpu.system) / 1e6, 1)} s; rss ${mib(process.memoryUsage().rss)}, load ${load()}${verdict}`,
+          `CPU ${fmt((cpu.user + cpu.system) / 1e6, 1)} s (urnbase's${server}); rss ${mib(process.memoryUsage().rss)}, load ${load()}${verdict}`,
       );
       check(added === expected && removed === 0, `added ${fmt(added)} (expected ${fmt(expected)}), removed ${removed}`);
       const again = await services.forms.reconcileForm(form, CONTEXT);
