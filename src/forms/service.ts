@@ -45,6 +45,8 @@ export class Forms {
   private holderTypeSet?: ReadonlySet<string>;
   /** The dynamically assigned forms and their filters, read once until a form changes (forget). */
   private dynamic?: Promise<[string, unknown][]>;
+  /** The same list once read: a catalog without dynamic forms answers follow() without awaiting it. */
+  private dynamicKnown?: [string, unknown][];
 
   /** The entity types that carry forms. */
   holderTypes(): string[] {
@@ -57,7 +59,10 @@ export class Forms {
    * changed a form entity: its filter, its info or the form itself.
    */
   forget(events: readonly ChangeEvent[]): void {
-    if (this.dynamic !== undefined && events.some((e) => e.urn.startsWith('urn:li:form:'))) this.dynamic = undefined;
+    if (this.dynamic !== undefined && events.some((e) => e.urn.startsWith('urn:li:form:'))) {
+      this.dynamic = undefined;
+      this.dynamicKnown = undefined;
+    }
   }
 
   async info(form: string): Promise<FormInfo> {
@@ -115,11 +120,8 @@ export class Forms {
       seen.add(e.urn);
       if (holderTypes.has(e.urn.slice(7, e.urn.indexOf(':', 7)))) assets.push(e.urn);
     }
-    if (assets.length === 0) return;
-    const dynamic = await (this.dynamic ??= this.dynamicForms().catch((error: unknown) => {
-      this.dynamic = undefined;
-      throw error;
-    }));
+    if (assets.length === 0 || this.dynamicKnown?.length === 0) return;
+    const dynamic = this.dynamicKnown ?? (await this.dynamicList());
     if (dynamic.length === 0) return;
     const stored = await this.reader.getEntities(assets, new Set(['forms']));
     const proposals: Proposal[] = [];
@@ -297,6 +299,23 @@ export class Forms {
   private async filterOf(form: string): Promise<unknown> {
     const found = await this.reader.getEntity(form, ['dynamicFormAssignment']);
     return (found?.aspects.get('dynamicFormAssignment')?.value as { filter?: unknown } | undefined)?.filter;
+  }
+
+  /** The dynamic forms, read once and shared by the writes that ask meanwhile; kept until forget(). */
+  private dynamicList(): Promise<[string, unknown][]> {
+    if (this.dynamic) return this.dynamic;
+    const reading = this.dynamicForms().then(
+      (list) => {
+        if (this.dynamic === reading) this.dynamicKnown = list;
+        return list;
+      },
+      (error: unknown) => {
+        if (this.dynamic === reading) this.dynamic = undefined;
+        throw error;
+      },
+    );
+    this.dynamic = reading;
+    return reading;
   }
 
   private async dynamicForms(): Promise<[string, unknown][]> {
