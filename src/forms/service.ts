@@ -23,6 +23,8 @@ export interface FormCompletion {
 const FORM_ARRAYS = { incompleteForms: ['urn'], completedForms: ['urn'], verifications: ['form'] };
 /** Assets written per transaction when a filter assigns a form to many. */
 const ASSIGN_CHUNK = 1000;
+/** Chunks in flight at once (see inChunks). */
+const ASSIGN_WRITERS = 2;
 const PAGE = 10_000;
 /** Assets named per search when checking which of them a filter matches (a search names at most 1,000 values). */
 const AMONG_SLICE = 500;
@@ -102,8 +104,30 @@ export class Forms {
     for (const asset of matches) if (!holders.has(asset)) proposals.push(addForm(asset, form));
     const added = proposals.length;
     if (filter !== undefined) for (const asset of holders) if (!matches.has(asset)) proposals.push(removeForm(asset, form));
-    for (let i = 0; i < proposals.length; i += ASSIGN_CHUNK) await this.ingest.ingest(proposals.slice(i, i + ASSIGN_CHUNK), context);
+    await this.inChunks(proposals, context);
     return { added, removed: proposals.length - added };
+  }
+
+  /**
+   * Writes proposals of distinct assets a chunk per transaction, two chunks at a time: while one
+   * commits (PostgreSQL works on it in its own process), the forms rules compute the next. A failed
+   * chunk stops the rest; chunks committed before it stay, as a filter's later run completes them.
+   */
+  private async inChunks(proposals: readonly Proposal[], context: WriteContext): Promise<void> {
+    let next = 0;
+    let failure: { error: unknown } | undefined;
+    const writer = async () => {
+      while (failure === undefined && next < proposals.length) {
+        const chunk = proposals.slice(next, (next += ASSIGN_CHUNK));
+        try {
+          await this.ingest.ingest(chunk, context);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: ASSIGN_WRITERS }, writer));
+    if (failure) throw failure.error;
   }
 
   /**
