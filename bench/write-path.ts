@@ -9,7 +9,10 @@
  * aspect that is not in the full-text document, so the difference shows FTS5's share;
  * `--aspect structuredProperties` writes three typed values validated against their definitions.
  *
- * usage: node dist/bench/write-path.js [--writes <n>] [--rounds <n>] [--aspect globalTags|status|structuredProperties]
+ * `--no-follow` drops the commit followers (forms' follow(), which checks changed assets against
+ * dynamic form assignments), to measure what they cost a write in a catalog without forms.
+ *
+ * usage: node dist/bench/write-path.js [--writes <n>] [--rounds <n>] [--aspect globalTags|status|structuredProperties] [--no-follow]
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,7 +22,7 @@ import { datasetUrns, fmt, makeTempDir, median, removeTempDir, seedTags } from '
 import { assignments, DEFINITIONS, property } from './structured-values.js';
 
 const { values: flags } = parseArgs({
-  options: { writes: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, aspect: { type: 'string', default: 'globalTags' } },
+  options: { writes: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, aspect: { type: 'string', default: 'globalTags' }, 'no-follow': { type: 'boolean', default: false } },
 });
 const WRITES = Number(flags.writes);
 // Writes cycle over the datasets in order, so write n visits dataset n mod 1,000: see VALUES.status.
@@ -71,8 +74,9 @@ try {
     }
   };
   if (services.store.location?.kind !== 'sqlite') throw new Error('expected the SQLite store');
+  if (flags['no-follow']) (services.ingest as unknown as { followers: unknown[] }).followers.length = 0;
 
-  console.log(`urnbase write path, in process: ${fmt(WRITES)} writes of ${flags.aspect} per round, ${CONCURRENCY} at a time, ${ROUNDS} rounds (the first a warm-up)`);
+  console.log(`urnbase write path, in process${flags['no-follow'] ? ', commit followers off' : ''}: ${fmt(WRITES)} writes of ${flags.aspect} per round, ${CONCURRENCY} at a time, ${ROUNDS} rounds (the first a warm-up)`);
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   let n = 1_000_000;
   const totals: number[] = [];

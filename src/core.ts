@@ -62,7 +62,10 @@ export function buildCore(store: Store, registry: Registry, options: CoreOptions
   const ingest = new Ingest(store, registry, plugins, indexer, Math.max(DEFAULT_MAX_WRITE_CHARS, 4 * (options.bodyLimit ?? 0)), options.graph === false ? undefined : graph);
   const catalog = new TestCatalog(registry, reader);
   // Parsed test definitions stay cached until a testInfo changes, here or elsewhere.
-  const forget = (events: readonly ChangeEvent[]) => events.some((e) => e.aspect === 'testInfo') && catalog.invalidate();
+  const forget = (events: readonly ChangeEvent[]) => {
+    if (events.some((e) => e.aspect === 'testInfo')) catalog.invalidate();
+    forms?.forget(events);
+  };
   ingest.onCommit(forget);
   const workers = options.testsWorkers ?? 0;
   const pool = workers > 0 && store.location ? new RunPool(store.location, workers, options.testsWorkersFrom) : undefined;

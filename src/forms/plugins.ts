@@ -43,6 +43,8 @@ export function formPlugins(lookups: FormLookups): Map<string, AspectPlugin[]> {
 
 /** An asset's `forms`: the forms it names are its assignment; the rest is computed. */
 const formsRules: AspectPlugin = {
+  // answersOf reads the asset's own answers: loaded with the request's `forms`, not one read an asset.
+  reads: ['structuredProperties'],
   async mutate(change, context) {
     if (change.value === undefined || change.value === null || typeof change.value !== 'object') return change.value;
     const forms = formUrns(change.value);

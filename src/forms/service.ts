@@ -35,7 +35,11 @@ export interface ToDoItem {
 const FORM_ARRAYS = { incompleteForms: ['urn'], completedForms: ['urn'], verifications: ['form'] };
 /** Assets written per transaction when a filter assigns a form to many. */
 const ASSIGN_CHUNK = 1000;
+/** Chunks in flight at once (see inChunks). */
+const ASSIGN_WRITERS = 2;
 const PAGE = 10_000;
+/** Assets named per search when checking which of them a filter matches (a search names at most 1,000 values). */
+const AMONG_SLICE = 500;
 /** Criteria naming entity types rather than a search field (DataHub's `_entityType`). */
 const TYPE_FIELDS = new Set(['_entityType', 'entityType', '_entityType.keyword']);
 
@@ -51,9 +55,28 @@ export class Forms {
     private readonly search: () => SearchService,
   ) {}
 
+  private holderTypeNames?: string[];
+  private holderTypeSet?: ReadonlySet<string>;
+  /** The dynamically assigned forms and their filters, read once until a form changes (forget). */
+  private dynamic?: Promise<[string, unknown][]>;
+  /** The same list once read: a catalog without dynamic forms answers follow() without awaiting it. */
+  private dynamicKnown?: [string, unknown][];
+
   /** The entity types that carry forms. */
   holderTypes(): string[] {
-    return this.registry.entityTypes().filter((e) => this.registry.aspectOf(e, 'forms')).map((e) => e.name);
+    this.holderTypeNames ??= this.registry.entityTypes().filter((e) => this.registry.aspectOf(e, 'forms')).map((e) => e.name);
+    return [...this.holderTypeNames];
+  }
+
+  /**
+   * Drops what is cached of forms when a commit (here or, through the change follower, elsewhere)
+   * changed a form entity: its filter, its info or the form itself.
+   */
+  forget(events: readonly ChangeEvent[]): void {
+    if (this.dynamic !== undefined && events.some((e) => e.urn.startsWith('urn:li:form:'))) {
+      this.dynamic = undefined;
+      this.dynamicKnown = undefined;
+    }
   }
 
   async info(form: string): Promise<FormInfo> {
@@ -87,9 +110,10 @@ export class Forms {
    */
   async assignByFilter(form: string, filter: unknown, context: WriteContext): Promise<{ added: number; removed: number }> {
     const before = new Set(await this.holders(form));
-    await this.ingest.ingest([{ urn: form, aspect: 'dynamicFormAssignment', changeType: 'UPSERT', value: { filter } }], context);
-    // The same filter written again is no change, and no follower runs: reconciling mends what an interrupted run left.
-    await this.reconcileForm(form, context);
+    const [written] = await this.ingest.ingest([{ urn: form, aspect: 'dynamicFormAssignment', changeType: 'UPSERT', value: { filter } }], context);
+    // A changed filter was applied by the commit's follower. The same filter again is no change and
+    // has no follower: reconciling then mends what an interrupted run left.
+    if (!written.changed) await this.reconcileForm(form, context);
     const after = new Set(await this.holders(form));
     return { added: [...after].filter((a) => !before.has(a)).length, removed: [...before].filter((a) => !after.has(a)).length };
   }
@@ -98,16 +122,40 @@ export class Forms {
    * Brings a dynamically assigned form's holders in line with its filter, a chunk per transaction
    * (a crash between chunks is mended by the next write of the filter: this is idempotent).
    */
-  async reconcileForm(form: string, context: WriteContext): Promise<void> {
+  async reconcileForm(form: string, context: WriteContext): Promise<{ added: number; removed: number }> {
     const filter = await this.filterOf(form);
     // Without its filter the form stays where it is, as if assigned by list.
-    if (filter === undefined) return;
+    if (filter === undefined) return { added: 0, removed: 0 };
     const matches = new Set(await this.matching(form, filter));
     const holders = new Set(await this.holders(form));
     const proposals: Proposal[] = [];
     for (const asset of matches) if (!holders.has(asset)) proposals.push(addForm(asset, form));
+    const added = proposals.length;
     for (const asset of holders) if (!matches.has(asset)) proposals.push(removeForm(asset, form));
-    for (let i = 0; i < proposals.length; i += ASSIGN_CHUNK) await this.ingest.ingest(proposals.slice(i, i + ASSIGN_CHUNK), context);
+    await this.inChunks(proposals, context);
+    return { added, removed: proposals.length - added };
+  }
+
+  /**
+   * Writes proposals of distinct assets a chunk per transaction, two chunks at a time: while one
+   * commits (PostgreSQL works on it in its own process), the forms rules compute the next. A failed
+   * chunk stops the rest; chunks committed before it stay, as a filter's later run completes them.
+   */
+  private async inChunks(proposals: readonly Proposal[], context: WriteContext): Promise<void> {
+    let next = 0;
+    let failure: { error: unknown } | undefined;
+    const writer = async () => {
+      while (failure === undefined && next < proposals.length) {
+        const chunk = proposals.slice(next, (next += ASSIGN_CHUNK));
+        try {
+          await this.ingest.ingest(chunk, context);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: ASSIGN_WRITERS }, writer));
+    if (failure) throw failure.error;
   }
 
   /**
@@ -117,11 +165,17 @@ export class Forms {
   async follow(events: readonly ChangeEvent[], context: WriteContext): Promise<void> {
     // However it was written (assignByFilter, a v2 write of the aspect), a new filter is applied now.
     for (const form of new Set(events.filter((e) => e.aspect === 'dynamicFormAssignment').map((e) => e.urn))) await this.reconcileForm(form, context);
-    const changed = [...new Set(events.filter((e) => e.aspect !== 'forms' && e.aspect !== 'dynamicFormAssignment').map((e) => e.urn))];
-    const holderTypes = new Set(this.holderTypes());
-    const assets = changed.filter((u) => holderTypes.has(u.slice(7, u.indexOf(':', 7))));
-    if (assets.length === 0) return;
-    const dynamic = await this.dynamicForms();
+    this.holderTypeSet ??= new Set(this.holderTypes());
+    const holderTypes = this.holderTypeSet;
+    const assets: string[] = [];
+    const seen = new Set<string>();
+    for (const e of events) {
+      if (e.aspect === 'forms' || seen.has(e.urn)) continue;
+      seen.add(e.urn);
+      if (holderTypes.has(e.urn.slice(7, e.urn.indexOf(':', 7)))) assets.push(e.urn);
+    }
+    if (assets.length === 0 || this.dynamicKnown?.length === 0) return;
+    const dynamic = this.dynamicKnown ?? (await this.dynamicList());
     if (dynamic.length === 0) return;
     const stored = await this.reader.getEntities(assets, new Set(['forms']));
     const proposals: Proposal[] = [];
@@ -176,27 +230,35 @@ export class Forms {
     );
   }
 
-  /** Completion counts: assets assigned, complete, incomplete and verified, and each prompt's. */
+  /**
+   * Completion counts: assets assigned, complete, incomplete and verified, and each prompt's. Each
+   * count is of one value of one indexed field, which the search index counts without a scan: an
+   * asset lists a form in incompleteForms or in completedForms, never both, keeps a verification
+   * only while the form is complete (computeForms), and a prompt id belongs to one form (formInfo's
+   * rules), so the sums and the single-field counts are exact.
+   */
   async completion(form: string): Promise<FormCompletion> {
     const info = await this.info(form);
-    const count = (criteria: { field: string; values: string[] }[][]) => this.count({ or: criteria.map((and) => ({ and })) });
-    const inIncomplete = { field: 'incompleteForms', values: [form] };
-    const inCompleted = { field: 'completedForms', values: [form] };
-    const [incomplete, completed, verified] = await Promise.all([
-      count([[inIncomplete]]),
-      count([[inCompleted]]),
-      count([[inCompleted, { field: 'verifiedForms', values: [form] }]]),
+    const prompts = info.prompts ?? [];
+    const counts = await Promise.all([
+      this.countOf('incompleteForms', form),
+      this.countOf('completedForms', form),
+      this.countOf('verifiedForms', form),
+      ...prompts.flatMap((p) => [this.countOf('incompleteFormsCompletedPromptIds', p.id), this.countOf('completedFormsCompletedPromptIds', p.id)]),
     ]);
-    const prompts = await Promise.all(
-      (info.prompts ?? []).map(async (p) => {
-        const done = await count([
-          [inIncomplete, { field: 'incompleteFormsCompletedPromptIds', values: [p.id] }],
-          [inCompleted, { field: 'completedFormsCompletedPromptIds', values: [p.id] }],
-        ]);
-        return { id: p.id, title: p.title, required: p.required === true, completed: done, incomplete: incomplete + completed - done };
+    const [incomplete, completed, verified] = counts;
+    const assigned = incomplete + completed;
+    return {
+      form,
+      assigned,
+      completed,
+      incomplete,
+      verified,
+      prompts: prompts.map((p, i) => {
+        const done = counts[3 + 2 * i] + counts[4 + 2 * i];
+        return { id: p.id, title: p.title, required: p.required === true, completed: done, incomplete: assigned - done };
       }),
-    );
-    return { form, assigned: incomplete + completed, completed, incomplete, verified, prompts };
+    };
   }
 
   /**
@@ -317,6 +379,23 @@ export class Forms {
     return (found?.aspects.get('dynamicFormAssignment')?.value as { filter?: unknown } | undefined)?.filter;
   }
 
+  /** The dynamic forms, read once and shared by the writes that ask meanwhile; kept until forget(). */
+  private dynamicList(): Promise<[string, unknown][]> {
+    if (this.dynamic) return this.dynamic;
+    const reading = this.dynamicForms().then(
+      (list) => {
+        if (this.dynamic === reading) this.dynamicKnown = list;
+        return list;
+      },
+      (error: unknown) => {
+        if (this.dynamic === reading) this.dynamic = undefined;
+        throw error;
+      },
+    );
+    this.dynamic = reading;
+    return reading;
+  }
+
   private async dynamicForms(): Promise<[string, unknown][]> {
     const forms: [string, unknown][] = [];
     for (const urn of await this.all(undefined, ['form'])) {
@@ -337,8 +416,12 @@ export class Forms {
     for (const branch of splitTypes(filter)) {
       const types = branch.types.length > 0 ? branch.types : (applicable ??= await this.applicableTypes(form));
       if (types.length === 0) continue;
-      const scoped = among === undefined ? branch.filter : withUrns(branch.filter, among);
-      found.push(...(await this.all(scoped, types)));
+      if (among === undefined) {
+        found.push(...(await this.all(branch.filter, types)));
+        continue;
+      }
+      // A search names at most 1,000 values: the assets go in slices, beside the filter's own values.
+      for (let i = 0; i < among.length; i += AMONG_SLICE) found.push(...(await this.all(withUrns(branch.filter, among.slice(i, i + AMONG_SLICE)), types)));
     }
     return [...new Set(found)];
   }
@@ -364,8 +447,8 @@ export class Forms {
     return urns;
   }
 
-  private async count(filter: unknown): Promise<number> {
-    return (await this.search().search({ types: this.holderTypes(), filter, count: 0, includeSoftDelete: true })).totalCount;
+  private async countOf(field: string, value: string): Promise<number> {
+    return (await this.search().search({ types: this.holderTypes(), filter: { or: [{ and: [{ field, values: [value] }] }] }, count: 0, includeSoftDelete: true })).totalCount;
   }
 }
 
@@ -379,7 +462,8 @@ function removeForm(asset: string, form: string): Proposal {
     urn: asset,
     aspect: 'forms',
     changeType: 'PATCH',
-    // Its verification goes too: the forms rules keep verifications of forms held only.
+    // Its verification, if any, goes too: the forms rules keep verifications of assigned, complete forms
+    // only (a remove at /verifications would fail where the asset has none).
     patch: { patch: [{ op: 'remove', path: `/incompleteForms/${at}` }, { op: 'remove', path: `/completedForms/${at}` }], arrayPrimaryKeys: FORM_ARRAYS },
   };
 }

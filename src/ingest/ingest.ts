@@ -357,6 +357,7 @@ export class Ingest {
     for (const item of items) {
       names.add(item.aspect.name).add(item.entity.keyAspect.name);
       for (const name of defaultAspectNames(item.entity)) names.add(name);
+      for (const plugin of this.plugins.get(item.aspect.name) ?? []) for (const name of plugin.reads ?? []) names.add(name);
     }
     await state.load([...new Set(items.map((i) => i.urn.text))], [...names]);
   }

@@ -46,6 +46,11 @@ export interface AspectPlugin {
    * serialised within the process.
    */
   exclusive?: boolean;
+  /**
+   * Other aspects of the same entity the rules read through the context: loaded with the
+   * proposal's own aspects, in one store read for the whole request rather than one per proposal.
+   */
+  reads?: readonly string[];
 }
 
 export type AspectPlugins = ReadonlyMap<string, readonly AspectPlugin[]>;

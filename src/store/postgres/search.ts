@@ -51,7 +51,10 @@ export class PostgresSearch {
     // Tiers for many matches; few are scored whole, which costs less than looking in empty tiers.
     const tiered = total > this.few && (query.rank ?? []).length <= this.maxTierWords;
     const [rows, facets] = await Promise.all([
-      by === 'urn'
+      // A count alone (count 0) reads no page: no URN of it would be answered.
+      query.count === 0
+        ? []
+        : by === 'urn'
         ? this.byUrn(query.condition, scope, desc, query.after?.urn, limit, total)
         : by === 'relevance'
           ? relevancePage((sql, p) => this.rows(sql, p), query, scope, limit, total, tiered, this.tierWalk)

@@ -53,7 +53,9 @@ export class SqliteSearch {
     const desc = order === 'DESCENDING';
     const limit = query.count + 1;
     let rows: Row[];
-    if (by === 'urn') rows = this.byUrn(node, scope, desc, query.after, limit, total);
+    // A count alone (count 0) reads no page: no URN of it would be answered.
+    if (query.count === 0) rows = [];
+    else if (by === 'urn') rows = this.byUrn(node, scope, desc, query.after, limit, total);
     else if (by === 'relevance') {
       const tiered = total > this.few && (query.rank ?? []).length <= this.maxTierWords;
       rows = relevancePage((sql, params) => this.all(sql, params), query, scope, limit, total, tiered);
