@@ -104,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     app.log,
   );
   scheduler.start(ingest);
+  ingest.onFollowerError((err) => app.log.error({ err }, 'what follows from a committed write (a form assigned by filter) failed; the write stands, and its next write or the filter written again mends it'));
   const changeLog = new ChangeLog(store, ingest);
   const retention = new ChangeLogRetention(store, options.eventsRetention ?? 0, app.log);
   await retention.start();

@@ -35,7 +35,9 @@ export async function answersOf(context: ValidationContext, assets: readonly str
 function answeredIn(value: unknown, hidden: ReadonlySet<string>): Set<string> {
   const answered = new Set<string>();
   for (const a of (value as StructuredPropertiesAspect | undefined)?.properties ?? []) {
-    if (Array.isArray(a?.values) && a.values.length > 0 && !hidden.has(a.propertyUrn)) answered.add(a.propertyUrn);
+    // An empty text answers nothing: a required prompt is not met by "".
+    const given = Array.isArray(a?.values) && a.values.some((v) => !('string' in v) || v.string.trim() !== '');
+    if (given && !hidden.has(a.propertyUrn)) answered.add(a.propertyUrn);
   }
   return answered;
 }

@@ -39,12 +39,13 @@ export function computeForms(input: FormsInput): FormsAspect {
     (isComplete(info, state) ? completedForms : incompleteForms).push(state);
   }
   const complete = new Set(completedForms.map((f) => f.urn));
-  const kept = new Set((input.previous?.verifications ?? []).map((v) => v.form));
+  const kept = new Map((input.previous?.verifications ?? []).map((v) => [v.form, v]));
   const verifications: NonNullable<FormsAspect['verifications']> = [];
   for (const v of input.written?.verifications ?? []) {
     if (verifications.some((w) => w.form === v.form)) continue;
     const ok = complete.has(v.form) && formType(input.infos.get(v.form)) === 'VERIFICATION';
-    if (ok) verifications.push(v.lastModified ? v : { ...v, lastModified: input.stamp });
+    // When and by whom is the server's to say: a kept verification keeps its stamp, a new one gets the write's.
+    if (ok) verifications.push(kept.get(v.form) ?? { form: v.form, lastModified: input.stamp });
     else if (!kept.has(v.form)) throw new ValidationError(verificationProblem(v.form, input));
   }
   // Always present (DataHub's default is []), so that a keyed patch can remove from it.

@@ -1,9 +1,10 @@
-import { ForbiddenError, ValidationError, type DomainError } from '../errors.js';
+import { ConflictError, ForbiddenError, ValidationError, type DomainError } from '../errors.js';
 import type { AspectPlugin, ProposedChange, ValidationContext } from '../ingest/plugins.js';
 import type { Proposal } from '../ingest/proposal.js';
 import { jsonEqual } from '../json.js';
 import { entityTypeUrn, isSoftDeleted, type PropertyDefinition } from '../structured/model.js';
 import { entityTypeOf } from '../urn/urn.js';
+import { isActor } from './actors.js';
 import { answersOf } from './answers.js';
 import { computeForms } from './compute.js';
 import { PROPERTY_PROMPTS, formUrns, type FormInfo, type FormsAspect } from './model.js';
@@ -38,8 +39,35 @@ export function formPlugins(lookups: FormLookups): Map<string, AspectPlugin[]> {
     ['structuredProperties', [answerEffects]],
     ['schemaMetadata', [answerEffects]],
     ['status', [propertyStatusEffects(lookups)]],
+    // A property a form asks for is not hard deleted from under it (the form could not be edited).
+    ['propertyDefinition', [askedPropertyGuard]],
+    ['structuredPropertyKey', [askedPropertyGuard]],
   ]);
 }
+
+/** A verification the write adds is by an admin or by someone the form asks on this asset. */
+async function checkVerifiers(context: ValidationContext, change: ProposedChange, infos: ReadonlyMap<string, FormInfo | undefined>): Promise<void> {
+  const had = new Set(((change.previous as Partial<FormsAspect> | undefined)?.verifications ?? []).map((v) => v.form));
+  const get = (urn: string, aspect: string) => context.get(urn, aspect);
+  for (const v of (change.value as Partial<FormsAspect>).verifications ?? []) {
+    const info = infos.get(v?.form);
+    if (had.has(v?.form) || context.admin || !info) continue;
+    if (!(await isActor(get, info, change.urn.text, context.actor))) {
+      throw new ForbiddenError(`${context.actor} is not asked to fill in form ${v.form} on ${change.urn.text}: only its actors (and the asset's owners, where the form asks owners) may verify it`);
+    }
+  }
+}
+
+const askedPropertyGuard: AspectPlugin = {
+  async validate(change, context) {
+    if (change.value !== undefined) return [];
+    const property = change.urn.text;
+    const asking: string[] = [];
+    for await (const { urn, value } of context.scan('formInfo')) if ((value as FormInfo).prompts?.some((p) => p.structuredPropertyParams?.urn === property)) asking.push(urn);
+    if (asking.length === 0) return [];
+    return [new ConflictError(`Cannot hard delete Structured Property ${property}: ${asking.length === 1 ? 'form' : 'forms'} ${asking.join(', ')} ${asking.length === 1 ? 'asks' : 'ask'} for it; remove those prompts first`)];
+  },
+};
 
 /** An asset's `forms`: the forms it names are its assignment; the rest is computed. */
 const formsRules: AspectPlugin = {
@@ -50,6 +78,11 @@ const formsRules: AspectPlugin = {
     const forms = formUrns(change.value);
     const infos = await infosOf(context, forms);
     const before = new Set(formUrns(change.previous));
+    const asset = change.urn.text;
+    // Which forms an asset has is an admin's to say (batchAssignForm is), on every API.
+    const moved = [...forms.filter((f) => !before.has(f)), ...[...before].filter((f) => !forms.includes(f))];
+    if (moved.length > 0 && !context.admin) throw new ForbiddenError(`Only an admin may assign or remove forms (${moved.join(', ')} on ${asset})`);
+    await checkVerifiers(context, change, infos);
     for (const form of forms) {
       if (before.has(form)) continue;
       const info = infos.get(form);
@@ -187,8 +220,11 @@ function fieldPaths(schema: unknown): unknown {
 /** What the model's schema cannot say of a form's prompts. */
 function promptShapeProblems(form: string, info: FormInfo): DomainError[] {
   const problems: DomainError[] = [];
+  if (typeof info.name !== 'string' || info.name.trim() === '') problems.push(new ValidationError(`Form ${form} needs a name`));
   const seen = new Set<string>();
   for (const prompt of info.prompts ?? []) {
+    if (prompt.id.trim() === '') problems.push(new ValidationError(`A prompt of form ${form} has an empty id`));
+    if (prompt.title.trim() === '') problems.push(new ValidationError(`Prompt "${prompt.id}" of form ${form} needs a title`));
     if (seen.has(prompt.id)) problems.push(new ValidationError(`Form ${form} has two prompts with id "${prompt.id}": prompt ids must be unique within a form`));
     seen.add(prompt.id);
     if (!PROPERTY_PROMPTS.has(prompt.type)) {

@@ -8,6 +8,7 @@ import type { SearchService } from '../search/service.js';
 import type { ChangeEvent } from '../store/store.js';
 import { formType, formUrns, isVerified, pointerSegment, type FormInfo, type FormPrompt, type FormsAspect } from './model.js';
 import { schemaFieldUrn } from './answers.js';
+import { groupsOf, isActor, type AspectLookup } from './actors.js';
 import { entityTypeUrn } from '../structured/model.js';
 import { entityTypeOf } from '../urn/urn.js';
 
@@ -61,6 +62,9 @@ export class Forms {
   private dynamic?: Promise<[string, unknown][]>;
   /** The same list once read: a catalog without dynamic forms answers follow() without awaiting it. */
   private dynamicKnown?: [string, unknown][];
+
+  /** One aspect's latest value, through the read path. */
+  private readonly lookup: AspectLookup = async (urn, aspect) => (await this.reader.getEntities([urn], new Set([aspect]))).get(urn)?.aspects.get(aspect)?.value;
 
   /** The entity types that carry forms. */
   holderTypes(): string[] {
@@ -132,7 +136,7 @@ export class Forms {
     for (const asset of matches) if (!holders.has(asset)) proposals.push(addForm(asset, form));
     const added = proposals.length;
     for (const asset of holders) if (!matches.has(asset)) proposals.push(removeForm(asset, form));
-    await this.inChunks(proposals, context);
+    await this.inChunks(proposals, applying(context));
     return { added, removed: proposals.length - added };
   }
 
@@ -189,7 +193,7 @@ export class Forms {
         if (!matches.has(asset) && holds) proposals.push(removeForm(asset, form));
       }
     }
-    if (proposals.length > 0) await this.ingest.ingest(proposals, context);
+    if (proposals.length > 0) await this.ingest.ingest(proposals, applying(context));
   }
 
   /**
@@ -211,6 +215,13 @@ export class Forms {
     if (prompt.type === 'FIELDS_STRUCTURED_PROPERTY') {
       const paths = [...new Set(typeof fieldPath === 'string' ? [fieldPath] : (fieldPath ?? []))].filter((p) => p !== '');
       if (paths.length === 0) throw new ValidationError(`Prompt "${promptId}" of form ${form} asks about schema fields: say which with fieldPath`);
+      const schema = (await this.lookup(asset, 'schemaMetadata')) as { fields?: { fieldPath?: string }[] } | undefined;
+      const known = (schema?.fields ?? []).map((f) => f.fieldPath);
+      const unknown = paths.filter((p) => !known.includes(p));
+      if (unknown.length > 0) {
+        const listed = known.length === 0 ? 'it has no schema fields' : `its fields: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}`;
+        throw new ValidationError(`${unknown.map((p) => `"${p}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${asset}'s schema (${listed})`);
+      }
       targets = paths.map((p) => schemaFieldUrn(asset, p));
     }
     const entry = { propertyUrn: property, values };
@@ -266,15 +277,7 @@ export class Forms {
    * named there, or (actors.owners, the default) an owner of the asset.
    */
   async isActor(info: FormInfo, asset: string, actor: string): Promise<boolean> {
-    const actors = info.actors ?? { owners: true };
-    if (actors.users?.includes(actor)) return true;
-    const entities = await this.reader.getEntities([actor, asset], new Set(['groupMembership', 'nativeGroupMembership', 'ownership']));
-    const person = entities.get(actor);
-    const groups = ['groupMembership', 'nativeGroupMembership'].flatMap((a) => (person?.aspects.get(a)?.value as { groups?: string[] } | undefined)?.groups ?? []);
-    if (actors.groups?.some((g) => groups.includes(g))) return true;
-    if (actors.owners === false) return false;
-    const owners = (entities.get(asset)?.aspects.get('ownership')?.value as { owners?: { owner: string }[] } | undefined)?.owners ?? [];
-    return owners.some((o) => o.owner === actor || groups.includes(o.owner));
+    return isActor(this.lookup, info, asset, actor);
   }
 
   /**
@@ -284,8 +287,7 @@ export class Forms {
    */
   async todo(actor: string, limit = 100): Promise<ToDoItem[]> {
     const items: ToDoItem[] = [];
-    const person = (await this.reader.getEntities([actor], new Set(['groupMembership', 'nativeGroupMembership']))).get(actor);
-    const groups = ['groupMembership', 'nativeGroupMembership'].flatMap((a) => (person?.aspects.get(a)?.value as { groups?: string[] } | undefined)?.groups ?? []);
+    const groups = await groupsOf(this.lookup, actor);
     const forms = await this.reader.getEntities(await this.all(undefined, ['form']), new Set(['formInfo']));
     for (const [form, entity] of forms) {
       const info = entity.aspects.get('formInfo')?.value as FormInfo | undefined;
@@ -450,6 +452,14 @@ export class Forms {
   private async countOf(field: string, value: string): Promise<number> {
     return (await this.search().search({ types: this.holderTypes(), filter: { or: [{ and: [{ field, values: [value] }] }] }, count: 0, includeSoftDelete: true })).totalCount;
   }
+}
+
+/**
+ * A filter's membership changes are urnbase applying what an admin wrote, whoever's write made an
+ * asset match: they pass the admin-only rule on assignment, attributed to the writer.
+ */
+function applying(context: WriteContext): WriteContext {
+  return { ...context, admin: true };
 }
 
 function addForm(asset: string, form: string): Proposal {

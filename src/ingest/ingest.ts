@@ -75,6 +75,7 @@ export class Ingest {
   private readonly locks = new KeyedLock();
   private readonly listeners: CommitListener[] = [];
   private readonly followers: CommitFollower[] = [];
+  private followerFailed: (error: unknown) => void = (error) => process.emitWarning(`A commit follower failed: ${String(error)}`);
 
   constructor(
     private readonly store: Store,
@@ -94,6 +95,11 @@ export class Ingest {
 
   followCommits(follower: CommitFollower): void {
     this.followers.push(follower);
+  }
+
+  /** Where a follower's failure goes: the write it follows has committed, so it is not the client's. */
+  onFollowerError(handler: (error: unknown) => void): void {
+    this.followerFailed = handler;
   }
 
   async ingest(proposals: readonly Proposal[], context: WriteContext): Promise<AppliedChange[]> {
@@ -119,7 +125,16 @@ export class Ingest {
       }
     });
     // Outside the locks: followers write again, to entities this request may hold.
-    if (done.events.length > 0) for (const follower of this.followers) await follower(done.events, context);
+    // The request has committed: a follower that fails is logged, and the write still answers 2xx.
+    if (done.events.length > 0) {
+      for (const follower of this.followers) {
+        try {
+          await follower(done.events, context);
+        } catch (error) {
+          this.followerFailed(error);
+        }
+      }
+    }
     return done.results;
   }
 

@@ -332,11 +332,91 @@ describe('forms: the computed forms aspect and what recomputes it', () => {
       assert.deepEqual(await formStates(t, s), { [form]: 'incomplete done=[] open=[columns-class]' });
     });
 
+    it('a field prompt answers fields of the schema only', async () => {
+      await assert.rejects(t.services.forms.submitPrompt(s, form, 'columns-class', [{ string: 'x' }], ADMIN, 'nope'), {
+        name: 'ValidationError',
+        message: `"nope" is not a field of ${s}'s schema (its fields: id, email, phone)`,
+      });
+      assert.equal((await t.call({ method: 'GET', url: `${V2}/schemaField/${enc(`urn:li:schemaField:(${s},nope)`)}/structuredProperties` })).status, 404);
+    });
+
     it('a field prompt needs a fieldPath', async () => {
       await assert.rejects(t.services.forms.submitPrompt(s, form, 'columns-class', [{ string: 'x' }], ADMIN), {
         name: 'ValidationError',
         message: `Prompt "columns-class" of form ${form} asks about schema fields: say which with fieldPath`,
       });
+    });
+  });
+
+  describe('what only some may do, on every API', () => {
+    const g = datasetUrn('forms.rules.g');
+    const EDITOR = { actor: 'urn:li:corpuser:owner', source: 'test', admin: false };
+    const STRANGER = { actor: 'urn:li:corpuser:stranger', source: 'test', admin: false };
+    let form: string;
+    before(async () => {
+      await createDataset(t, g, { ownership: { owners: [{ owner: 'urn:li:corpuser:owner', type: 'DATAOWNER' }] } });
+      form = await defineForm(t, 'rules', [{ id: 'rules-tier', property: p.tier }], { type: 'VERIFICATION' });
+    });
+
+    it('only an admin says which forms an asset has, whatever the API', async () => {
+      const write = (context: typeof EDITOR, value: unknown) => t.services.ingest.ingest([{ urn: g, aspect: 'forms', changeType: 'UPSERT', value }], context);
+      await assert.rejects(write(EDITOR, { incompleteForms: [{ urn: form }], completedForms: [] }), { name: 'ForbiddenError', message: `Only an admin may assign or remove forms (${form} on ${g})` });
+      assert.equal(await readForms(t, g), undefined);
+      await t.services.forms.assign(form, [g], ADMIN);
+      await assert.rejects(write(EDITOR, { incompleteForms: [], completedForms: [] }), { name: 'ForbiddenError', message: `Only an admin may assign or remove forms (${form} on ${g})` });
+      assert.deepEqual(await formStates(t, g), { [form]: 'incomplete done=[] open=[rules-tier]' });
+    });
+
+    it('a verification written directly is checked as verifyForm is, and stamped by the server', async () => {
+      assert.equal((await answer(t, g, p.tier, 'gold')).status, 200);
+      const forged = { incompleteForms: [], completedForms: [{ urn: form }], verifications: [{ form, lastModified: { time: 1, actor: 'urn:li:corpuser:admin' } }] };
+      await assert.rejects(t.services.ingest.ingest([{ urn: g, aspect: 'forms', changeType: 'UPSERT', value: forged }], STRANGER), {
+        name: 'ForbiddenError',
+        message: `urn:li:corpuser:stranger is not asked to fill in form ${form} on ${g}: only its actors (and the asset's owners, where the form asks owners) may verify it`,
+      });
+      await t.services.ingest.ingest([{ urn: g, aspect: 'forms', changeType: 'UPSERT', value: forged }], EDITOR);
+      const [verification] = (await readForms(t, g)).value.verifications;
+      assert.equal(verification.lastModified.actor, 'urn:li:corpuser:owner');
+      assert.ok(verification.lastModified.time > 1);
+    });
+
+    it('an empty text answers nothing', async () => {
+      assert.equal((await answer(t, g, p.tier, '  ')).status, 200);
+      assert.deepEqual(await formStates(t, g), { [form]: 'incomplete done=[] open=[rules-tier]' });
+    });
+
+    it('a property a form asks for is not hard deleted', async () => {
+      const asked = (await defineProperties(t, 'forms.asked')).owner;
+      await defineForm(t, 'asks', [{ id: 'asks-a', property: asked }]);
+      assert.equal((await setStatus(t, asked, true)).status, 200);
+      const res = await t.call({ method: 'DELETE', url: `${V2}/structuredProperty/${enc(asked)}` });
+      assert.equal(res.status, 409);
+      assert.equal(res.body.message, `Cannot hard delete Structured Property ${asked}: form urn:li:form:asks asks for it; remove those prompts first`);
+    });
+
+    it('a form needs a name, and its prompts ids and titles', async () => {
+      const cases: [unknown, string][] = [
+        [{ name: ' ', prompts: [] }, 'Form urn:li:form:unnamed needs a name'],
+        [{ name: 'x', prompts: [{ id: '', title: 'T', type: 'STRUCTURED_PROPERTY', structuredPropertyParams: { urn: p.tier } }] }, 'A prompt of form urn:li:form:unnamed has an empty id'],
+        [{ name: 'x', prompts: [{ id: 'unnamed-a', title: '', type: 'STRUCTURED_PROPERTY', structuredPropertyParams: { urn: p.tier } }] }, 'Prompt "unnamed-a" of form urn:li:form:unnamed needs a title'],
+      ];
+      for (const [info, message] of cases) {
+        const res = await postFormInfo(t, formUrn('unnamed'), info);
+        assert.equal(res.status, 400, message);
+        assert.equal(res.body.message, message);
+      }
+    });
+
+    it('a write whose follower fails still stands, and the failure is reported to the server', async () => {
+      const failures: unknown[] = [];
+      t.services.ingest.onFollowerError((error) => failures.push(error));
+      t.services.ingest.followCommits(async () => {
+        throw new Error('follower down');
+      });
+      const h = datasetUrn('forms.rules.h');
+      await createDataset(t, h);
+      assert.equal((await t.call({ method: 'GET', url: `${V2}/dataset/${enc(h)}/status` })).status, 200);
+      assert.deepEqual(failures.map((f) => (f as Error).message), ['follower down']);
     });
   });
 

@@ -134,7 +134,11 @@ function updatedActors(current: FormActors | undefined, input: ActorsUpdateInput
   return value;
 }
 
-/** The form after the update's changes: prompts replaced first, then added to (a prompt of the same id replaced) and taken from. */
+/**
+ * The form after the update's changes: prompts replaced first, then added to (a prompt of the same
+ * id replaced, as DataHub's editor edits a prompt by adding it again) and taken from (an id the
+ * form has not is no change, as in DataHub).
+ */
 function updatedInfo(current: FormInfo, input: UpdateInput): FormInfo {
   const next: FormInfo & Record<string, unknown> = { ...current };
   if (input.name != null) next.name = input.name;
