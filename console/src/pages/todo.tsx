@@ -96,7 +96,7 @@ export default function ToDoPage({ session }: { session: Session }) {
         The forms you are asked to fill in, and the verification forms you are asked to verify once answered: on assets you own, or where a form names you (or a group of yours) among the people it asks.
       </p>
       {!writer && <p class="muted">Your role ({session.role}) reads only: an editor or an admin answers the prompts and verifies.</p>}
-      <p class="ok" role="status" tabIndex={-1} ref={status}>
+      <p class="ok todo-status" role="status" tabIndex={-1} ref={status}>
         {said}
       </p>
       <ErrorMessage error={error} />
