@@ -19,6 +19,7 @@ const LEDGER = dataset('finance.ledger');
 const REVIEW = 'urn:li:form:retention-review';
 const SIGNOFF = 'urn:li:form:quarterly-signoff';
 const TOPICS = 'urn:li:form:kafka-topics';
+const LEDGER_CHECK = 'urn:li:form:ledger-check';
 const RETENTION = 'urn:li:structuredProperty:io.forms.retention';
 const TIER = 'urn:li:structuredProperty:io.forms.tier';
 const JDOE = 'urn:li:corpuser:jdoe';
@@ -30,6 +31,25 @@ async function post(f: ConsoleFixture, urn: string, aspectName: string, value: u
 }
 
 const prompt = (id: string, title: string, property: string, required = true) => ({ id, title, type: 'STRUCTURED_PROPERTY', structuredPropertyParams: { urn: property }, required });
+
+/**
+ * What of a table does not fit at this width: its scroller scrolls sideways, it passes its card's
+ * right edge, or a cell's text runs past the cell. Empty when all of it shows.
+ */
+async function clipped(page: Page, table: string): Promise<string[]> {
+  return page.locator(table).evaluate((t) => {
+    const problems: string[] = [];
+    const scroller = t.parentElement!;
+    if (scroller.scrollWidth > scroller.clientWidth) problems.push(`scrolls sideways: ${scroller.scrollWidth} > ${scroller.clientWidth}`);
+    const card = t.closest('.card')!.getBoundingClientRect();
+    if (t.getBoundingClientRect().right > card.right) problems.push(`past its card: ${t.getBoundingClientRect().right} > ${card.right}`);
+    for (const cell of t.querySelectorAll('th, td')) {
+      const box = cell.getBoundingClientRect();
+      if (box.width > 0 && (cell.scrollWidth > cell.clientWidth || box.right > card.right)) problems.push(`cell "${cell.textContent}" clipped`);
+    }
+    return problems;
+  });
+}
 
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
@@ -68,6 +88,8 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     });
     await post(f, SIGNOFF, 'formInfo', { name: 'Quarterly sign-off', type: 'VERIFICATION', prompts: [prompt('signoff-tier', 'Tier confirmed', TIER)], actors: { owners: true } });
     await post(f, TOPICS, 'formInfo', { name: 'Kafka topics', type: 'COMPLETION', prompts: [prompt('topics-retention', 'Retention of the topic', RETENTION)], actors: { owners: false, users: ['urn:li:corpuser:ann'] } });
+    // A form one asset holds: its counts say "asset", not "assets".
+    await post(f, LEDGER_CHECK, 'formInfo', { name: 'Ledger check', type: 'COMPLETION', prompts: [prompt('ledger-tier', 'Ledger tier', TIER)], actors: { owners: true } });
     await post(f, TOPICS, 'dynamicFormAssignment', { filter: { or: [{ and: [{ field: '_entityType', value: 'dataset', condition: 'EQUAL' }, { field: 'platform', value: 'urn:li:dataPlatform:kafka', condition: 'EQUAL' }] }] } });
     for (const [urn, name] of [
       [ORDERS, 'orders'],
@@ -79,7 +101,7 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     }
     await post(f, ORDERS, 'forms', { incompleteForms: [{ urn: REVIEW }, { urn: SIGNOFF }], completedForms: [] });
     await post(f, CUSTOMERS, 'forms', { incompleteForms: [{ urn: REVIEW }, { urn: SIGNOFF }], completedForms: [] });
-    await post(f, LEDGER, 'forms', { incompleteForms: [{ urn: REVIEW }], completedForms: [] });
+    await post(f, LEDGER, 'forms', { incompleteForms: [{ urn: REVIEW }, { urn: LEDGER_CHECK }], completedForms: [] });
     // The customers table has answered the sign-off's prompt already: that form is complete there.
     await post(f, CUSTOMERS, 'structuredProperties', { properties: [{ propertyUrn: TIER, values: [{ string: 'gold' }] }] });
   });
@@ -96,23 +118,36 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     assert.deepEqual(await orders.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 0 of 1 answered', 'Retention review 0 of 2 answered']);
     // Customers: the sign-off is complete (its one prompt answered) but not verified: it awaits verification; the review is open, its tier answered.
     assert.deepEqual(await customers.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 1 of 1 answered', 'Retention review 1 of 2 answered']);
-    assert.equal(await customers.locator('.todo-verify p').innerText(), 'All answered — verify Check the answers, then confirm them: verifying is this form\'s last step.');
+    // One wording for the state, whether optional prompts remain or not.
+    assert.equal(await customers.locator('.todo-verify p').innerText(), 'Answered — awaiting your verification Check the answers, then confirm them: verifying is this form\'s last step.');
+    // Each input is named by its prompt and its asset: no two share a name.
+    const names = await page.locator('main').evaluate((main) => [...main.querySelectorAll('input, select, textarea')].map((el) => (el as HTMLInputElement).labels?.[0]?.textContent ?? ''));
+    assert.deepEqual(names.sort(), [
+      'How many days is it kept? on customers: Value (a number)',
+      'How many days is it kept? on orders: Value (a number)',
+      'Tier confirmed on orders: Value',
+      'Which tier is it? on orders: Value',
+    ]);
+    await page.getByRole('textbox', { name: 'How many days is it kept? on customers: Value (a number)', exact: true }).waitFor();
     assert.match(await customers.getByRole('list').last().innerText(), /Which tier is it\? — gold/);
     await assertAccessible(page, 'to do');
     await shot(page, 'todo-desktop');
 
     // A number refused before sending, the input marked.
     const review = orders.getByRole('form', { name: /^How many days is it kept\?/ });
-    const days = review.getByLabel('Value (a number)');
+    const days = review.getByRole('textbox', { name: 'How many days is it kept? on orders: Value (a number)', exact: true });
     await days.fill('ninety');
     await review.getByRole('button', { name: 'Save answer' }).click();
-    await review.getByRole('alert').filter({ hasText: '"ninety" is not a number. Retention (days) (io.forms.retention) takes a number, such as 42 or 0.5.' }).waitFor();
+    await review.getByRole('alert').filter({ hasText: '"ninety" is not a number. Retention (days) — io.forms.retention takes a number, such as 42 or 0.5.' }).waitFor();
     assert.equal(await days.getAttribute('aria-invalid'), 'true');
     await assertAccessible(page, 'to do: a refused answer');
 
+    // Saved from the keyboard (Enter in the input): the prompt leaves, and focus goes to the status line, not to the body.
     await days.fill('90');
-    await review.getByRole('button', { name: 'Save answer' }).click();
-    await page.getByRole('status').filter({ hasText: 'Answered "How many days is it kept?" on orders: Retention review is complete there.' }).waitFor();
+    await days.press('Enter');
+    const status = page.locator('p.ok[role="status"]');
+    await status.filter({ hasText: 'Answered "How many days is it kept?" on orders: Retention review is complete there.' }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.matches('p.ok[role="status"]'));
     // The review's one required prompt is answered: the form is complete and leaves the list.
     assert.deepEqual(await orders.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 0 of 1 answered']);
     const stored = await f.served.client.call('GET', `${V2}/dataset/${encodeURIComponent(ORDERS)}/structuredProperties`);
@@ -120,9 +155,9 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
 
     // An allowed value from a select; the sign-off, a verification form, is complete but stays, to be verified.
     const signoff = orders.getByRole('form', { name: /^Tier confirmed/ });
-    await signoff.getByLabel('Value').selectOption('silver');
+    await signoff.getByRole('combobox', { name: 'Tier confirmed on orders: Value', exact: true }).selectOption('silver');
     await signoff.getByRole('button', { name: 'Save answer' }).click();
-    await page.getByRole('status').filter({ hasText: 'Answered "Tier confirmed" on orders: Quarterly sign-off has all its required answers there, and awaits your verification.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Answered "Tier confirmed" on orders: Quarterly sign-off is answered there and awaits your verification.' }).waitFor();
     assert.deepEqual(await page.getByRole('heading', { level: 2 }).allInnerTexts(), ['customers dataset', 'orders dataset']);
     assert.deepEqual(await orders.getByRole('heading', { level: 3 }).allInnerTexts(), ['Quarterly sign-off 1 of 1 answered']);
     await orders.getByRole('button', { name: 'Verify Quarterly sign-off on orders' }).waitFor();
@@ -148,8 +183,12 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await assertAccessible(narrow, 'to do: awaiting verification at 375 px');
     await shot(narrow, 'todo-verify-mobile');
 
-    await verify.click();
+    // Verified from the keyboard: the button leaves with the item, and focus goes to the status line that says what happened.
+    await verify.focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: 'Verified Quarterly sign-off on customers.' }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.matches('p.ok[role="status"]'));
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Verified Quarterly sign-off on customers.');
     assert.deepEqual(await customers.getByRole('heading', { level: 3 }).allInnerTexts(), ['Retention review 1 of 2 answered']);
     assert.equal(await customers.getByRole('button', { name: /^Verify/ }).count(), 0);
     const stored = await f.served.client.call('GET', `${V2}/dataset/${encodeURIComponent(CUSTOMERS)}/forms`);
@@ -167,9 +206,12 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     // Behind the page's back, the sign-off's answer goes: the form is open again.
     await post(f, ORDERS, 'structuredProperties', { properties: [{ propertyUrn: RETENTION, values: [{ double: 90 }] }] });
     try {
-      await verify.click();
+      await verify.focus();
+      await page.keyboard.press('Enter');
       const alert = orders.locator('.todo-verify').getByRole('alert');
       await alert.filter({ hasText: 'Not verified: a required prompt of this form is no longer answered on this asset (someone may have removed an answer since the page was read). Reload, answer it, then verify.' }).waitFor();
+      // The item stays, and so does keyboard focus: back on its Verify button.
+      assert.equal(await verify.evaluate((button) => button === document.activeElement), true, 'focus back on Verify');
       await alert.getByText('Details').click();
       assert.equal(await alert.locator('code').innerText(), `400: Cannot verify form ${SIGNOFF} on ${ORDERS}: its required prompts are not all answered yet`);
       assert.equal(await page.locator('p.ok[role="status"]').innerText(), '', 'no success said');
@@ -190,11 +232,23 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('heading', { name: 'Quarterly sign-off', level: 1 }).waitFor();
     const completion = page.locator('section', { has: page.getByRole('heading', { name: 'Completion' }) });
     assert.equal(await completion.locator('p').first().innerText(), '2 of 2 assets complete, 0 incomplete, 1 verified, 1 awaiting verification.');
+    // A verification form's bar is its verified assets, not its complete ones.
+    const bar = completion.getByRole('progressbar', { name: 'Assets verified' });
+    assert.deepEqual([await bar.getAttribute('value'), await bar.getAttribute('max')], ['1', '2']);
+    assert.equal(await completion.locator('.completion-text').first().innerText(), '1 of 2 verified, 2 complete');
     const assets = page.locator('section', { has: page.getByRole('heading', { name: 'Assets' }) });
     await assets.getByRole('rowheader', { name: 'orders' }).waitFor();
     assert.deepEqual((await assets.getByRole('row').allInnerTexts()).slice(1).sort(), ['customers\tdataset\tVerified\t1 of 1', 'orders\tdataset\tAwaiting verification\t1 of 1']);
     await assertAccessible(page, 'verification form page');
     await shot(page, 'form-verification-desktop');
+    // At 375 px, with "Awaiting verification", the widest state, in the table: every column shows whole.
+    const phone = await f.signedIn(undefined, { width: 375, height: 800 });
+    await phone.goto(f.url(`#/form?urn=${encodeURIComponent(SIGNOFF)}`));
+    await phone.getByText('Awaiting verification', { exact: true }).waitFor();
+    assert.equal(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    assert.deepEqual(await clipped(phone, '.form-assets'), []);
+    assert.deepEqual(await phone.getByRole('columnheader').allInnerTexts(), ['Prompt', 'Answered', 'Asset', 'State', 'Prompts answered']);
+    await shot(phone, 'form-verification-awaiting-mobile');
     // Orders loses its answer: incomplete.
     await post(f, ORDERS, 'structuredProperties', { properties: [{ propertyUrn: RETENTION, values: [{ double: 90 }] }] });
     try {
@@ -205,6 +259,7 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
       await narrow.goto(f.url(`#/form?urn=${encodeURIComponent(SIGNOFF)}`));
       await narrow.getByRole('rowheader', { name: 'orders' }).waitFor();
       assert.equal(await narrow.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+      assert.deepEqual(await clipped(narrow, '.form-assets'), [], 'the assets, an "Awaiting verification" among them, show whole');
       await assertAccessible(narrow, 'verification form page at 375 px');
       await shot(narrow, 'form-verification-mobile');
     } finally {
@@ -235,10 +290,17 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Forms' }).click();
     await page.getByRole('heading', { name: 'Forms', level: 1 }).waitFor();
     const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
-    await row('Retention review').getByText(/ of 3$/).waitFor();
+    await row('Retention review').getByText(/ of 3 complete$/).waitFor();
+    await row('Quarterly sign-off').getByText(/ verified/).waitFor();
+    await row('Ledger check').getByText(/ of 1 complete$/).waitFor();
     assert.deepEqual(await row('Kafka topics').getByRole('cell').allInnerTexts(), ['Completion', '1', 'by a filter', 'no assets yet']);
-    assert.deepEqual(await row('Quarterly sign-off').getByRole('cell').allInnerTexts(), ['Verification', '1', 'asset by asset', '2 of 2']);
-    assert.deepEqual(await row('Retention review').getByRole('cell').allInnerTexts(), ['Completion', '2', 'asset by asset', '1 of 3']);
+    // A verification form: verified of assigned (customers verified, orders awaiting), its complete ones beside; the bar is the verified.
+    assert.deepEqual(await row('Quarterly sign-off').getByRole('cell').allInnerTexts(), ['Verification', '1', 'asset by asset', '1 of 2 verified, 2 complete']);
+    const signoffBar = row('Quarterly sign-off').getByRole('progressbar', { name: 'Quarterly sign-off: assets verified' });
+    assert.deepEqual([await signoffBar.getAttribute('value'), await signoffBar.getAttribute('max')], ['1', '2']);
+    assert.deepEqual(await row('Retention review').getByRole('cell').allInnerTexts(), ['Completion', '2', 'asset by asset', '1 of 3 complete']);
+    assert.equal(await row('Retention review').getByRole('progressbar', { name: 'Retention review: assets complete' }).getAttribute('value'), '1');
+    assert.deepEqual(await row('Ledger check').getByRole('cell').allInnerTexts(), ['Completion', '1', 'asset by asset', '0 of 1 complete']);
     await assertAccessible(page, 'forms list');
     await shot(page, 'forms-desktop');
   });
@@ -276,6 +338,12 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await assertAccessible(page, 'form page, assigned by a filter');
     await shot(page, 'form-filter');
 
+    // One asset: "asset", not "assets".
+    await page.goto(f.url(`#/form?urn=${encodeURIComponent(LEDGER_CHECK)}`));
+    await page.getByRole('heading', { name: 'Ledger check', level: 1 }).waitFor();
+    assert.equal(await completion.locator('p').first().innerText(), '0 of 1 asset complete, 1 incomplete.');
+    assert.equal(await completion.locator('.completion-text').first().innerText(), '0 of 1 complete');
+
     await page.goto(f.url(`#/form?urn=${encodeURIComponent('urn:li:form:nope')}`));
     await page.getByRole('alert').filter({ hasText: 'There is no form urn:li:form:nope in the catalog.' }).waitFor();
   });
@@ -286,6 +354,9 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     await page.getByRole('heading', { name: 'Assets' }).waitFor();
     await page.getByRole('rowheader', { name: 'orders' }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    // The assets' table shows whole at this width: no column cut off at the right.
+    assert.deepEqual(await clipped(page, '.form-assets'), []);
+    assert.deepEqual(await clipped(page, '.form-prompt-bars'), []);
     await assertAccessible(page, 'form page at 375 px');
     await shot(page, 'form-mobile');
   });
@@ -294,14 +365,16 @@ describe('console: forms', { skip: BROWSER_SKIP }, () => {
     const page = await f.signedIn(undefined, { width: 375, height: 800 });
     await page.goto(f.url('#/forms'));
     await page.getByRole('rowheader', { name: 'Retention review' }).waitFor();
-    await page.getByText('1 of 3').waitFor();
+    await page.getByText('1 of 3 complete').waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    assert.deepEqual(await clipped(page, '.forms-table'), []);
     await assertAccessible(page, 'forms list at 375 px');
     await shot(page, 'forms-mobile');
     await page.goto(f.url(`#/entity?urn=${encodeURIComponent(CUSTOMERS)}`));
     const forms = page.locator('section', { has: page.getByRole('heading', { name: 'Forms', level: 2 }) });
     await forms.getByRole('link', { name: 'Retention review' }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scroll');
+    assert.deepEqual(await clipped(page, '.entity-forms'), []);
     await forms.screenshot({ path: join(SHOTS, 'entity-forms-mobile.png') });
   });
 

@@ -108,7 +108,7 @@ try {
   // A structured-property value refused by the server, in words, the server's own under Details.
   await shoot('entity-property-refused', `#/entity?urn=${encodeURIComponent(CUSTOMERS)}`, 1280, 800, 'Datasets have an owner', false, 'section:has(#properties-title)', async (page) => {
     const properties = page.locator('section:has(#properties-title)');
-    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Retention time (days) (com.example.privacy.retentionTime)' });
+    await properties.getByLabel('Property', { exact: true }).selectOption({ label: 'Retention time (days) — com.example.privacy.retentionTime' });
     await properties.getByLabel('Value (a number)').pressSequentially('1e');
     await properties.getByRole('button', { name: 'Save' }).click();
     await properties.getByRole('alert').waitFor();

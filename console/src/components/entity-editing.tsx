@@ -254,6 +254,7 @@ export function ValueInputs({
   texts,
   setTexts,
   fault,
+  context,
 }: {
   id: string;
   property: Property;
@@ -261,7 +262,13 @@ export function ValueInputs({
   setTexts: (t: string[]) => void;
   /** The id of the error message when it is about this property: its inputs are marked invalid. */
   fault?: string;
+  /**
+   * What the value is for, when a page holds several of these (To do: `How many days is it kept?
+   * on orders`): said to screen readers before each label, so that no two inputs share a name.
+   */
+  context?: string;
 }) {
+  const about = context ? <span class="property-sr">{context}: </span> : null;
   const marks = fault ? { 'aria-invalid': 'true' as const, 'aria-describedby': fault } : {};
   const { definition } = property;
   const kind = valueKind(definition.valueType);
@@ -276,7 +283,10 @@ export function ValueInputs({
     if (multiple) {
       return (
         <fieldset class="property-values">
-          <legend>Values</legend>
+          <legend>
+            {about}
+            Values
+          </legend>
           {hint}
           {options.map((o, i) => (
             <div class="property-check" key={o.text}>
@@ -298,7 +308,10 @@ export function ValueInputs({
     }
     return (
       <>
-        <label for={`${id}-value`}>Value</label>
+        <label for={`${id}-value`}>
+          {about}
+          Value
+        </label>
         {hint}
         <select id={`${id}-value`} {...marks} value={texts[0] ?? ''} onChange={(e) => setTexts([(e.target as HTMLSelectElement).value])}>
           <option value="">(choose a value)</option>
@@ -321,7 +334,10 @@ export function ValueInputs({
     const common = { id: `${id}-value-${i}`, value: shown[i], ...marks, onInput: (e: Event) => set(i, (e.target as HTMLInputElement).value) };
     return (
       <>
-        <label for={common.id}>{label}</label>
+        <label for={common.id}>
+          {about}
+          {label}
+        </label>
         {kind === 'rich_text' ? (
           <textarea {...common} />
         ) : kind === 'date' ? (
@@ -349,7 +365,10 @@ export function ValueInputs({
   }
   return (
     <fieldset class="property-values">
-      <legend>Values ({kindText}, one or more)</legend>
+      <legend>
+        {about}
+        Values ({kindText}, one or more)
+      </legend>
       {hint}
       {shown.map((_, i) => (
         <div class="property-multi" key={i}>
@@ -360,6 +379,7 @@ export function ValueInputs({
               class="link"
               onClick={() => setTexts(shown.filter((__, j) => j !== i))}
             >
+              {about}
               Remove value {i + 1}
             </button>
           )}

@@ -136,8 +136,12 @@ export function toValue(kind: ValueKind, text: string): PropertyValue {
   return { string: kind === 'number' || kind === 'date' || kind === 'urn' ? trimmed : text };
 }
 
+/** A property in words: `Tier (io.acme.tier)`, or `Retention (days) — io.acme.retention` when the display name has parentheses already. */
 export function propertyLabel(definition: Definition): string {
-  return definition.displayName ? `${definition.displayName} (${definition.qualifiedName})` : definition.qualifiedName;
+  const { displayName, qualifiedName } = definition;
+  if (!displayName) return qualifiedName;
+  // A display name with parentheses of its own ("Retention (days)") takes the qualified name after a dash, not in a second pair.
+  return /[()]/.test(displayName) ? `${displayName} — ${qualifiedName}` : `${displayName} (${qualifiedName})`;
 }
 
 /** A URN as one JSON-pointer segment (RFC 6901). */

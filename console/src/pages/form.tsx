@@ -3,7 +3,7 @@ import { Breakable, ErrorMessage, Loading, shortUrn } from '../components/common
 import { Markdown } from '../components/markdown';
 import { href, type Route } from '../router';
 import { entityTypeOf } from './entity-info';
-import { CompletionBar } from './forms';
+import { CompletionBar, FormProgress } from './forms';
 import { actorsText, filterText, loadCompletion, loadForm, loadHolders, stateClass, stateLabel, stateOf, type Completion, type HeldBy, type LoadedForm } from './forms-model';
 import { useNames } from './lineage-walk';
 import './entity.css';
@@ -170,7 +170,7 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
         ) : (
           <>
             <p>
-              <strong>{completion.completed}</strong> of <strong>{completion.assigned}</strong> assets complete, <strong>{completion.incomplete}</strong> incomplete
+              <strong>{completion.completed}</strong> of <strong>{completion.assigned}</strong> {completion.assigned === 1 ? 'asset' : 'assets'} complete, <strong>{completion.incomplete}</strong> incomplete
               {verification && (
                 <>
                   , <strong>{completion.verified}</strong> verified, <strong>{completion.completed - completion.verified}</strong> awaiting verification
@@ -178,7 +178,7 @@ function FormView({ form, completion, holders }: { form: LoadedForm; completion:
               )}
               .
             </p>
-            <CompletionBar completed={completion.completed} assigned={completion.assigned} label="Assets complete" />
+            <FormProgress completion={completion} verification={verification} />
           </>
         )}
         {completion.assigned > 0 && completion.prompts.length > 0 && (

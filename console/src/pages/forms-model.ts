@@ -172,6 +172,9 @@ export async function verifyForm(asset: string, form: string): Promise<void> {
   await mutate('mutation($input: VerifyFormInput!) { verifyForm(input: $input) }', { input: { formUrn: form, entityUrn: asset } });
 }
 
+/** How many, the noun in the singular for one only: `1 asset`, `0 assets`, `2 optional prompts`. */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** Who a form asks, in words. */
 export function actorsText(info: FormInfo): string[] {
   const actors = info.actors ?? { owners: true };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Breakable, ErrorMessage, Loading } from '../components/common';
 import { href } from '../router';
-import { loadAllForms, loadCompletion, type Completion, type LoadedForm } from './forms-model';
+import { count, loadAllForms, loadCompletion, type Completion, type LoadedForm } from './forms-model';
 import './forms.css';
 
 /** Every form of the catalog: its type, prompts, how it is assigned, and how far it is filled in. */
@@ -47,7 +47,7 @@ export default function Forms() {
                 <th scope="col" class="forms-detail">Type</th>
                 <th scope="col" class="forms-detail">Prompts</th>
                 <th scope="col" class="forms-detail">Assigned</th>
-                <th scope="col">Assets complete</th>
+                <th scope="col">Completion</th>
               </tr>
             </thead>
             <tbody>
@@ -64,13 +64,13 @@ export default function Forms() {
                       </a>
                       {/* At phone widths the three columns between give way to this line. */}
                       <span class="forms-summary muted">
-                        {type} · {prompts} {prompts === 1 ? 'prompt' : 'prompts'} · {assigned}
+                        {type} · {count(prompts, 'prompt')} · {assigned}
                       </span>
                     </th>
                     <td class="forms-detail">{type}</td>
                     <td class="forms-detail">{prompts}</td>
                     <td class="forms-detail">{assigned}</td>
-                    <td>{c ? <CompletionBar completed={c.completed} assigned={c.assigned} label={`${form.info.name}: assets complete`} /> : <span class="muted">…</span>}</td>
+                    <td>{c ? <FormProgress completion={c} verification={form.info.type === 'VERIFICATION'} name={form.info.name} /> : <span class="muted">…</span>}</td>
                   </tr>
                 );
               })}
@@ -82,12 +82,28 @@ export default function Forms() {
   );
 }
 
-/** `completed of assigned` as a bar and as words (the words are what a screen reader reads). */
-export function CompletionBar({ completed, assigned, label }: { completed: number; assigned: number; label: string }) {
+/** `completed of assigned` as a bar and as words (the words are what a screen reader reads), `state` after them when given. */
+export function CompletionBar({ completed, assigned, label, state, more }: { completed: number; assigned: number; label: string; state?: string; more?: string }) {
   return (
     <span class="completion">
       <progress max={Math.max(assigned, 1)} value={completed} aria-label={label} />
-      <span class="completion-text">{assigned === 0 ? 'no assets yet' : `${completed} of ${assigned}`}</span>
+      <span class="completion-text">
+        {assigned === 0 ? 'no assets yet' : `${completed} of ${assigned}${state ? ` ${state}` : ''}`}
+        {assigned > 0 && more && <span class="muted">, {more}</span>}
+      </span>
     </span>
+  );
+}
+
+/**
+ * How far a form is done over its assets: complete of assigned; for a VERIFICATION form, whose
+ * last step is verifying, verified of assigned, with the complete ones (verified or awaiting) said beside.
+ */
+export function FormProgress({ completion, verification, name }: { completion: Completion; verification: boolean; name?: string }) {
+  const label = (what: string) => (name ? `${name}: assets ${what}` : `Assets ${what}`);
+  return verification ? (
+    <CompletionBar completed={completion.verified} assigned={completion.assigned} state="verified" more={`${completion.completed} complete`} label={label('verified')} />
+  ) : (
+    <CompletionBar completed={completion.completed} assigned={completion.assigned} state="complete" label={label('complete')} />
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, V3 } from '../api';
 import { Breakable, ErrorMessage, Loading, shortUrn } from '../components/common';
 import { ValueInputs } from '../components/entity-editing';
@@ -7,7 +7,7 @@ import { faultyField, InputError } from '../errors';
 import { href } from '../router';
 import { canWrite, type Session } from '../session';
 import { aspect, entityTypeOf, NAME_ASPECTS, recordedNameOf, type EntityV3 } from './entity-info';
-import { answerPrompt, loadFormInfos, loadToDo, verifyForm, type FormInfo, type FormPrompt, type ToDo } from './forms-model';
+import { answerPrompt, count, loadFormInfos, loadToDo, verifyForm, type FormInfo, type FormPrompt, type ToDo } from './forms-model';
 import './forms.css';
 
 interface Loaded {
@@ -48,6 +48,12 @@ export default function ToDoPage({ session }: { session: Session }) {
   const [error, setError] = useState<unknown>();
   const [reloads, setReloads] = useState(0);
   const [said, setSaid] = useState('');
+  const status = useRef<HTMLParagraphElement>(null);
+  // Counts the changes read again: after each, focus lost with the item answered or verified goes to the status line.
+  const [changes, setChanges] = useState(0);
+  useEffect(() => {
+    if (changes > 0 && focusLost()) status.current?.focus();
+  }, [changes]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -61,6 +67,7 @@ export default function ToDoPage({ session }: { session: Session }) {
       (next) => {
         setSaid(say(next));
         setLoaded(next);
+        setChanges((n) => n + 1);
       },
       (e) => setError(e),
     );
@@ -70,7 +77,7 @@ export default function ToDoPage({ session }: { session: Session }) {
     reread((next) => {
       const now = next.todo.find((t) => t.asset === item.asset && t.form === item.form);
       if (!now) return `Answered "${prompt.title}" on ${assetName}: ${formName} is complete there.`;
-      if (now.awaitingVerification && !item.awaitingVerification) return `Answered "${prompt.title}" on ${assetName}: ${formName} has all its required answers there, and awaits your verification.`;
+      if (now.awaitingVerification && !item.awaitingVerification) return `Answered "${prompt.title}" on ${assetName}: ${formName} is answered there and awaits your verification.`;
       return `Answered "${prompt.title}" on ${assetName}.`;
     });
 
@@ -89,7 +96,7 @@ export default function ToDoPage({ session }: { session: Session }) {
         The forms you are asked to fill in, and the verification forms you are asked to verify once answered: on assets you own, or where a form names you (or a group of yours) among the people it asks.
       </p>
       {!writer && <p class="muted">Your role ({session.role}) reads only: an editor or an admin answers the prompts and verifies.</p>}
-      <p class="ok" role="status">
+      <p class="ok todo-status" role="status" tabIndex={-1} ref={status}>
         {said}
       </p>
       <ErrorMessage error={error} />
@@ -129,6 +136,7 @@ export default function ToDoPage({ session }: { session: Session }) {
                           asset={asset}
                           prompt={p}
                           property={p.structuredPropertyParams ? loaded!.properties.get(p.structuredPropertyParams.urn) : undefined}
+                          assetName={assetName}
                           writer={writer}
                           onAnswered={() => answered(item, p, assetName, formName)}
                         />
@@ -172,6 +180,22 @@ export default function ToDoPage({ session }: { session: Session }) {
 
 const safeId = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
 
+/** Whether keyboard focus is nowhere: on the page's body, or on an element gone from the page. */
+const focusLost = () => {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected;
+};
+
+/**
+ * A button disabled while its request runs loses focus (to the body); once it is enabled again
+ * (the request refused, the item still here) it takes focus back, so that keyboard users stay put.
+ */
+function useFocusBack(button: { current: HTMLButtonElement | null }, busy: boolean, pressed: boolean) {
+  useEffect(() => {
+    if (!busy && pressed && focusLost()) button.current?.focus();
+  }, [busy]);
+}
+
 /**
  * The last step of a VERIFICATION form whose required prompts are answered: the person checks the
  * answers above and confirms them (GraphQL verifyForm); a refusal is said in words, beside it.
@@ -180,8 +204,12 @@ function VerifyStep(props: { asset: string; form: string; assetName: string; for
   const { asset, form, assetName, formName, optionalOpen, writer, onVerified } = props;
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const [pressed, setPressed] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  useFocusBack(button, busy, pressed);
   const id = `todo-${safeId(asset)}-${safeId(form)}-verify`;
   const verify = async () => {
+    setPressed(true);
     setBusy(true);
     setError(undefined);
     try {
@@ -193,22 +221,23 @@ function VerifyStep(props: { asset: string; form: string; assetName: string; for
       setBusy(false);
     }
   };
-  const done = optionalOpen === 0 ? 'All answered' : 'Every required prompt answered';
+  // One wording for the state, whatever is left; optional prompts still open are said apart.
+  const optional = optionalOpen > 0 ? ` ${count(optionalOpen, 'optional prompt')} ${optionalOpen === 1 ? 'is' : 'are'} still open: answering ${optionalOpen === 1 ? 'it' : 'them'} is not needed to verify.` : '';
   return (
     <div class="todo-verify">
       <p id={id}>
         {writer ? (
           <>
-            <strong>{done} — verify</strong> <span class="muted">Check the answers, then confirm them: verifying is this form's last step.</span>
+            <strong>Answered — awaiting your verification</strong> <span class="muted">Check the answers, then confirm them: verifying is this form's last step.{optional}</span>
           </>
         ) : (
           <>
-            <strong>{done} — awaiting verification</strong> <span class="muted">An editor or an admin the form asks verifies it.</span>
+            <strong>Answered — awaiting verification</strong> <span class="muted">An editor or an admin the form asks verifies it.{optional}</span>
           </>
         )}
       </p>
       {writer && (
-        <button type="button" disabled={busy} aria-label={`Verify ${formName} on ${assetName}`} aria-describedby={id} onClick={() => void verify()}>
+        <button type="button" ref={button} disabled={busy} aria-label={`Verify ${formName} on ${assetName}`} aria-describedby={id} onClick={() => void verify()}>
           Verify
         </button>
       )}
@@ -218,10 +247,14 @@ function VerifyStep(props: { asset: string; form: string; assetName: string; for
 }
 
 /** One unanswered prompt, with the editor its property's definition calls for. */
-function PromptAnswer({ asset, prompt, property, writer, onAnswered }: { asset: string; prompt: FormPrompt; property?: Property; writer: boolean; onAnswered: () => void }) {
+function PromptAnswer(props: { asset: string; assetName: string; prompt: FormPrompt; property?: Property; writer: boolean; onAnswered: () => void }) {
+  const { asset, assetName, prompt, property, writer, onAnswered } = props;
   const [texts, setTexts] = useState<string[]>(['']);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const [pressed, setPressed] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  useFocusBack(button, busy, pressed);
   const id = `todo-${safeId(asset)}-${safeId(prompt.id)}`;
   const title = (
     <p class="todo-prompt-title" id={`${id}-title`}>
@@ -249,7 +282,7 @@ function PromptAnswer({ asset, prompt, property, writer, onAnswered }: { asset: 
     return (
       <>
         {title}
-        <p class="muted">Not answered yet ({propertyLabel(property.definition)}).</p>
+        <p class="muted">Not answered yet. The answer is a value of {propertyLabel(property.definition)}.</p>
       </>
     );
   }
@@ -262,6 +295,7 @@ function PromptAnswer({ asset, prompt, property, writer, onAnswered }: { asset: 
     const values = texts.filter((t) => t.trim() !== '').map((t) => toValue(kind, t));
     if (values.length === 0) return setError(new InputError(property.urn, `Give ${label} a value first.`));
     if (values.length > 1 && property.definition.cardinality !== 'MULTIPLE') return setError(new InputError(property.urn, `${label} takes one value only.`));
+    setPressed(true);
     setBusy(true);
     setError(undefined);
     try {
@@ -276,9 +310,16 @@ function PromptAnswer({ asset, prompt, property, writer, onAnswered }: { asset: 
   return (
     <form onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       {title}
-      <ValueInputs id={id} property={property} texts={texts} setTexts={setTexts} fault={faultyField(error) === property.urn ? `${id}-error` : undefined} />
+      <ValueInputs
+        id={id}
+        property={property}
+        texts={texts}
+        setTexts={setTexts}
+        fault={faultyField(error) === property.urn ? `${id}-error` : undefined}
+        context={`${prompt.title} on ${assetName}`}
+      />
       <div class="row property-actions">
-        <button type="submit" disabled={busy}>
+        <button type="submit" ref={button} disabled={busy}>
           Save answer
         </button>
       </div>
