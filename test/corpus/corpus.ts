@@ -7,7 +7,7 @@ import { synthesize } from '../registry/synthesize.js';
  * urnbase's own corpus of DataHub's model: one entity of every entity type per write path, with
  * every aspect the type allows (its key aspect too), values made from the registry's schemas
  * (synthesize.ts, every field filled) except where a rule of the model wants a realistic record
- * (structured properties and their definitions, a metadata test's definition), which are written
+ * (structured properties and their definitions, a metadata test's definition, forms), which are written
  * here by hand. Nothing in it comes from DataHub's fixtures.
  */
 
@@ -59,6 +59,22 @@ function handWritten(registry: Registry, aspect: AspectSpec, path: WritePath): u
       return { isHidden: false, showInSearchFilters: true, showInAssetSummary: true, showAsAssetBadge: false, showInColumnsTable: false };
     case 'structuredProperties':
       return { properties: [{ propertyUrn: corpusPropertyUrn(registry, path), values: [{ string: 'gold' }] }] };
+    // Forms: a prompt on the path's property; assets name no form, since a form whose filter they
+    // do not match is taken off them (forms' semantics are tested in test/forms/).
+    case 'formInfo':
+      return {
+        name: 'Retention review',
+        description: 'Say how long the asset is kept',
+        type: 'VERIFICATION',
+        prompts: [
+          { id: `corpus_${path}_retention`, title: 'Retention class?', description: 'Gold or bronze', type: 'STRUCTURED_PROPERTY', structuredPropertyParams: { urn: corpusPropertyUrn(registry, path) }, required: true },
+        ],
+        actors: { owners: true, ownershipTypes: ['urn:li:ownershipType:__system__business_owner'], users: ['urn:li:corpuser:jdoe'], groups: ['urn:li:corpGroup:stewards'] },
+      };
+    case 'dynamicFormAssignment':
+      return { filter: { or: [{ and: [{ field: 'platform', values: [`urn:li:dataPlatform:corpus_${path}`], condition: 'EQUAL', negated: false }] }] } };
+    case 'forms':
+      return { incompleteForms: [], completedForms: [], verifications: [] };
     case 'testInfo':
       return {
         name: 'Owned datasets',
@@ -83,10 +99,12 @@ export function corpusValue(registry: Registry, entity: EntitySpec, aspect: Aspe
 
 /**
  * The corpus a path writes: every entity type with every aspect (MCE snapshots: the types that
- * have a snapshot record, with the aspects its union carries). The structured property comes first.
+ * have a snapshot record, with the aspects its union carries). The structured property comes first, then the form.
  */
 export function buildCorpus(registry: Registry, path: WritePath): CorpusEntity[] {
-  const types = [...registry.entityTypes()].sort((a, b) => Number(b.name === 'structuredProperty') - Number(a.name === 'structuredProperty'));
+  // The structured property first, then the form that asks for it, then the rest.
+  const rank = (e: EntitySpec) => (e.name === 'structuredProperty' ? 2 : e.name === 'form' ? 1 : 0);
+  const types = [...registry.entityTypes()].sort((a, b) => rank(b) - rank(a));
   const corpus: CorpusEntity[] = [];
   for (const entity of types) {
     const snapshot = registry.snapshotOf(entity);
