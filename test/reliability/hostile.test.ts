@@ -5,7 +5,7 @@ import { enc, V2 } from '../helpers.js';
 import { restliError } from '../restli/clients.js';
 import { CatalogWatch } from './catalog-watch.js';
 import type { Client } from './client.js';
-import { hostileRequest, requestPerRoute, RESTLI_ROUTE, ROUTE_NAMES, type HostileRequest } from './hostile-requests.js';
+import { acceptedWrites, hostileRequest, requestPerRoute, RESTLI_ROUTE, ROUTE_NAMES, type HostileRequest } from './hostile-requests.js';
 import { SEED_DATASETS, SEED_PROPERTY, SEED_TEST } from './hostile-values.js';
 import { send, sendBody, sendBytes, type RawAnswer } from './raw-http.js';
 import { level, reliabilityStores, serveFresh } from './target.js';
@@ -56,7 +56,7 @@ for (const { kind, skip } of await reliabilityStores()) {
           const health = await send(base, { method: 'GET', path: '/health', headers: {} }, 5_000);
           if (health.status !== 200) throw new Error(`${describeRequest(request)}\n→ afterwards /health answered ${health.status}`);
         }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: requestPerRoute(ADMIN, SEED).map((request) => [request]) },
+        { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: [...acceptedWrites(ADMIN), ...requestPerRoute(ADMIN, SEED)].map((request) => [request]) },
       );
       const total = [...byRoute.values()].flatMap((s) => [...s.values()]).reduce((a, b) => a + b, 0);
       const fiveHundreds = [...byRoute.values()].flatMap((s) => [...s].filter(([status]) => status >= 500).map(([, n]) => n)).reduce((a, b) => a + b, 0);
