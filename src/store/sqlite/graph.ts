@@ -4,6 +4,9 @@ import { storedOwner, type EdgeFilter, type EdgeQuery, type EdgeWrite, type Stor
 
 type Param = string | number;
 
+/** Edges written between two yields of a step: resuming the generators per row cost more than the row. */
+const ROWS_PER_STEP = 32;
+
 /** URNs per softDeleted statement: a bounded parameter list (a hub's step may reach thousands). */
 const SOFT_DELETED_BATCH = 500;
 
@@ -23,16 +26,17 @@ export class SqliteGraph {
     };
   }
 
-  /** One aspect's edge changes, an edge a step (the caller's transaction). */
+  /** Aspects' edge changes, a few edges a step (the caller's transaction). */
   *write(writes: readonly EdgeWrite[]): Generator<void> {
+    let rows = 0;
     for (const { owner, aspect, remove, upsert } of writes) {
       for (const e of remove) {
         this.stmt.remove.run(e.relationship, e.source, e.destination, storedOwner(owner, e), aspect);
-        yield;
+        if (++rows % ROWS_PER_STEP === 0) yield;
       }
       for (const e of upsert) {
         this.stmt.upsert.run(e.relationship, e.source, e.destination, storedOwner(owner, e), aspect, e.sourceType, e.destinationType, e.properties ? JSON.stringify(e.properties) : null);
-        yield;
+        if (++rows % ROWS_PER_STEP === 0) yield;
       }
     }
   }
