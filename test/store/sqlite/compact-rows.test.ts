@@ -54,6 +54,9 @@ describe('SQLite compact rows', () => {
       ['a lone surrogate, which JSON escapes', sm(1, 2000, { runId: 'bad \ud800' }), false],
       ['a version with a leading zero', { ...sm(1, 2000), version: '01' }, false],
       ['a negative time', sm(1, -5, { aspectCreated: { time: -5, actor: 'urn:li:corpuser:b' } }), true],
+      ['aspectCreated with a third member', sm(1, 2000, { aspectCreated: { time: 1, actor: 'urn:li:corpuser:b', impersonator: 'urn:li:corpuser:c' } as SystemMetadata['aspectCreated'] }), false],
+      ['aspectModified with its actor first', sm(1, 2000, { aspectModified: { actor: 'urn:li:corpuser:b', time: 2000 } }), false],
+      ['members in another order', Object.assign({ lastObserved: 0 }, sm(1, 2000)), false],
     ];
     const aspects = shapes.map((_, i) => `aspect${i}`);
     await store.commit({ writes: shapes.map(([, s], i) => put(aspects[i], { i }, s, 0)), events: [] });
