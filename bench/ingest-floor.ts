@@ -51,6 +51,8 @@ export interface FloorRows {
 
 export interface FloorResult {
   seconds: number;
+  /** The store's size with the schema alone, before the rows. */
+  emptyBytes: number;
   /** CPU seconds of this process (the driver's side; SQLite's work is in process). */
   cpuSeconds: number;
   bytes: number;
@@ -151,7 +153,7 @@ export function readSqliteRows(file: string, groupOf: (urn: string) => number | 
 }
 
 /** Writes the rows into a fresh SQLite file with urnbase's schema and pragmas, a transaction per request's worth. */
-export function sqliteFloor(file: string, rows: FloorRows): FloorResult {
+export async function sqliteFloor(file: string, rows: FloorRows, size: () => Promise<number>): Promise<FloorResult> {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -171,6 +173,8 @@ export function sqliteFloor(file: string, rows: FloorRows): FloorResult {
     numberCounts: db.prepare('INSERT INTO search_number_counts (field, type, value, n) VALUES (?, ?, ?, ?) ON CONFLICT (field, type, value) DO UPDATE SET n = n + excluded.n'),
     typeCounts: db.prepare('INSERT INTO search_types (type, documents) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET documents = documents + excluded.documents'),
   };
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const emptyBytes = await size();
   const write = db.transaction((t: FloorTransaction) => {
     for (const [table, list] of t.tables) {
       const statement = inserts.get(table)!;
@@ -188,7 +192,7 @@ export function sqliteFloor(file: string, rows: FloorRows): FloorResult {
   const cpuSeconds = cpuNow() - cpu0;
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
-  return { seconds, cpuSeconds, bytes: 0, transactions: rows.transactions.length };
+  return { seconds, emptyBytes, cpuSeconds, bytes: 0, transactions: rows.transactions.length };
 }
 
 // ---------------------------------------------------------------- PostgreSQL
@@ -251,8 +255,9 @@ function valuesSql(table: string, columns: readonly string[], list: readonly unk
  * each ONE statement (a data-modifying CTE per table, multi-row inserts and the count upserts),
  * over `connections` connections as urnbase's load had. A deadlock on a count row is retried.
  */
-export async function postgresFloor(url: string, rows: FloorRows, connections: number): Promise<FloorResult> {
+export async function postgresFloor(url: string, rows: FloorRows, connections: number, size: () => Promise<number>): Promise<FloorResult> {
   await migratePostgresAt(url);
+  const emptyBytes = await size();
   const statements = rows.transactions.map((t) => {
     const params: unknown[] = [];
     const parts: string[] = [];
@@ -292,7 +297,7 @@ export async function postgresFloor(url: string, rows: FloorRows, connections: n
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
-    return { seconds, cpuSeconds: cpuNow() - cpu0, bytes: 0, transactions: statements.length };
+    return { seconds, emptyBytes, cpuSeconds: cpuNow() - cpu0, bytes: 0, transactions: statements.length };
   } finally {
     await Promise.all(clients.map((c) => c.end()));
   }

@@ -187,6 +187,7 @@ interface ModeResult {
   verified: number;
   peakRss: number;
   bytes: number;
+  emptyBytes: number;
 }
 
 async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<ModeResult> {
@@ -197,6 +198,8 @@ async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<Mod
     let sent: Sent;
     let verified: { verified: number; problems: string[] };
     let rss: { peak: number; now: number };
+    // The empty catalog (its schema and the entities urnbase writes at its first start), to count the growth alone.
+    const emptyBytes = await store.size();
     try {
       const bodies: Buffer[] = [];
       for (let start = 0; start < TABLES; start += TABLES_PER_REQUEST) {
@@ -225,7 +228,10 @@ async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<Mod
         `load generator ${fmt(generatorCpu, 1)} s (${fmt((generatorCpu * 1e6) / requests)} µs a request, ${fmt((100 * generatorCpu) / seconds)}% of a core)`,
     );
     console.log(`  urnbase RSS: peak ${mib(rss.peak)} (VmHWM), ${mib(rss.now)} at the end of the load`);
-    console.log(`  catalog after: ${mib(bytes)} (${store.database ? 'pg_database_size' : 'data dir'}), ${fmt(bytes / TABLES)} bytes a table (with the empty catalog's own rows)`);
+    console.log(
+      `  catalog after: ${mib(bytes)} (${store.database ? 'pg_database_size' : 'data dir, after urnbase stopped'}), ${mib(emptyBytes)} before the load: ` +
+        `${fmt((bytes - emptyBytes) / TABLES)} bytes a table`,
+    );
     console.log(`  verified: ${fmt(verified.verified)} of ${fmt(TABLES * ASPECTS_PER_TABLE)} aspects read back equal to what was sent`);
     const problems = [...failures, ...verified.problems];
     if (problems.length > 0) {
@@ -233,7 +239,7 @@ async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<Mod
       for (const p of problems.slice(0, 20)) console.log(`  !!!   ${p}`);
       process.exitCode = 1;
     }
-    return { mode, sent, verified: verified.verified, peakRss: rss.peak, bytes };
+    return { mode, sent, verified: verified.verified, peakRss: rss.peak, bytes, emptyBytes };
   } finally {
     await store.remove();
   }
@@ -242,7 +248,9 @@ async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<Mod
 async function runFloor(rows: FloorRows): Promise<FloorResult> {
   const store = await freshStore('floor');
   try {
-    const result = store.database ? await postgresFloor(store.database.url, rows, CONNECTIONS) : sqliteFloor(path.join(store.dataDir, 'urnbase.db'), rows);
+    const result = store.database
+      ? await postgresFloor(store.database.url, rows, CONNECTIONS, store.size)
+      : await sqliteFloor(path.join(store.dataDir, 'urnbase.db'), rows, store.size);
     return { ...result, bytes: await store.size() };
   } finally {
     await store.remove();
@@ -258,13 +266,16 @@ async function main(): Promise<void> {
   const results: ModeResult[] = [];
   for (const mode of MODES!) results.push(await runMode(mode, floorRows));
   const rows = floorRows.rows!;
+  if (rows.transactions.length !== Math.ceil(TABLES / TABLES_PER_REQUEST)) {
+    throw new Error(`the floor found the rows of ${rows.transactions.length} requests' worth of tables in urnbase's store, expected ${Math.ceil(TABLES / TABLES_PER_REQUEST)}`);
+  }
   console.log(`\nstorage floor (${flags.postgres ? 'pg alone, one statement a transaction, 4 connections' : 'better-sqlite3 alone, one connection'}), the rows of the ${results[0].mode} run, ${TABLES_PER_REQUEST} tables a transaction:`);
   console.log(`  rows: ${Object.entries(rows.counts).map(([t, n]) => `${t} ${fmt(n)}`).join(', ')}`);
   const floor = await runFloor(rows);
   const floorRate = TABLES / floor.seconds;
   console.log(
     `  ${fmt(floor.transactions)} transactions in ${fmt(floor.seconds, 2)} s: ${fmt(floorRate)} tables/s, ${fmt((TABLES * ASPECTS_PER_TABLE) / floor.seconds)} aspects/s; ` +
-      `CPU of this process ${fmt(floor.cpuSeconds, 1)} s; file size ${mib(floor.bytes)} (${fmt(floor.bytes / TABLES)} bytes a table)`,
+      `CPU of this process ${fmt(floor.cpuSeconds, 1)} s; size ${mib(floor.bytes)}, ${mib(floor.emptyBytes)} with the schema alone: ${fmt((floor.bytes - floor.emptyBytes) / TABLES)} bytes a table`,
   );
   console.log('\nsummary (a busy, shared 2-core machine unless said otherwise):');
   for (const r of results) {
@@ -272,7 +283,7 @@ async function main(): Promise<void> {
     const hours = 1e6 / rate / 3600;
     console.log(
       `  ${r.mode.padEnd(6)} ${fmt(rate)} tables/s (${fmt(rate * ASPECTS_PER_TABLE)} aspects/s) = ${(rate / floorRate).toFixed(2)}× the floor's ${fmt(floorRate)} tables/s; ` +
-        `peak RSS ${mib(r.peakRss)}; ${fmt(r.bytes / TABLES)} bytes a table; ` +
+        `peak RSS ${mib(r.peakRss)}; ${fmt((r.bytes - r.emptyBytes) / TABLES)} bytes a table; ` +
         `EXTRAPOLATION, not measured: 1M tables at this rate ≈ ${hours >= 1 ? `${fmt(hours, 1)} h` : `${fmt(hours * 60)} min`}`,
     );
   }
