@@ -25,6 +25,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { serverCpu, serverSeconds } from './cpu.js';
 import { migratePostgresAt } from '../src/store/postgres/migrate.js';
 import { TEXT_COLUMNS } from '../src/store/search-types.js';
 import { migrate } from '../src/store/sqlite/migrate.js';
@@ -55,6 +56,8 @@ export interface FloorResult {
   emptyBytes: number;
   /** CPU seconds of this process (the driver's side; SQLite's work is in process). */
   cpuSeconds: number;
+  /** PostgreSQL: the CPU seconds of the server processes serving the floor's connections. */
+  databaseCpuSeconds?: number;
   bytes: number;
   transactions: number;
 }
@@ -279,6 +282,7 @@ export async function postgresFloor(url: string, rows: FloorRows, connections: n
   );
   try {
     let next = 0;
+    const database0 = await serverCpu(url);
     const cpu0 = cpuNow();
     const t0 = performance.now();
     await Promise.all(
@@ -297,7 +301,9 @@ export async function postgresFloor(url: string, rows: FloorRows, connections: n
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
-    return { seconds, emptyBytes, cpuSeconds: cpuNow() - cpu0, bytes: 0, transactions: statements.length };
+    const cpuSeconds = cpuNow() - cpu0;
+    const databaseCpuSeconds = serverSeconds(database0, await serverCpu(url));
+    return { seconds, emptyBytes, cpuSeconds, databaseCpuSeconds, bytes: 0, transactions: statements.length };
   } finally {
     await Promise.all(clients.map((c) => c.end()));
   }

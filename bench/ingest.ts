@@ -27,7 +27,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { cpuTime } from './cpu.js';
+import { cpuTime, serverCpu, serverSeconds } from './cpu.js';
 import { authHeaders, benchDatabase, fmt, makeTempDir, removeTempDir, startUrnbase } from './harness.js';
 import { postgresFloor, readPostgresRows, readSqliteRows, sqliteFloor, type FloorResult, type FloorRows } from './ingest-floor.js';
 import { ASPECTS_PER_TABLE, restliBody, TABLES_PER_REQUEST, tableAspects, tableUrn, v3Body } from './ingest-tables.js';
@@ -105,10 +105,12 @@ interface Sent {
   latenciesMs: number[];
   generatorCpu: number;
   serverCpu: number;
+  /** PostgreSQL: its server processes' CPU seconds for urnbase's connections. */
+  databaseCpu?: number;
 }
 
 /** Sends the bodies over CONNECTIONS keep-alive connections, one request in flight on each. */
-async function send(base: string, pid: number, mode: Mode, bodies: Buffer[]): Promise<Sent> {
+async function send(base: string, pid: number, mode: Mode, bodies: Buffer[], databaseUrl: string | undefined): Promise<Sent> {
   const url = new URL(base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const target = mode === 'restli' ? '/aspects?action=ingestProposalBatch' : '/openapi/v3/entity/dataset?async=false';
@@ -136,6 +138,7 @@ async function send(base: string, pid: number, mode: Mode, bodies: Buffer[]): Pr
       req.end(body);
     });
   let next = 0;
+  const database0 = await serverCpu(databaseUrl);
   const server0 = await cpuTime(pid);
   const cpu0 = cpuNow();
   const t0 = performance.now();
@@ -147,8 +150,9 @@ async function send(base: string, pid: number, mode: Mode, bodies: Buffer[]): Pr
   const seconds = (performance.now() - t0) / 1000;
   const generatorCpu = cpuNow() - cpu0;
   const server1 = await cpuTime(pid);
+  const databaseCpu = databaseUrl === undefined ? undefined : serverSeconds(database0, await serverCpu(databaseUrl));
   agent.destroy();
-  return { seconds, requests: bodies.length, failures, latenciesMs, generatorCpu, serverCpu: server1.user + server1.system - server0.user - server0.system };
+  return { seconds, requests: bodies.length, failures, latenciesMs, generatorCpu, serverCpu: server1.user + server1.system - server0.user - server0.system, databaseCpu };
 }
 
 /** Reads every table back (v3 batchGet) and compares each aspect with what was sent. */
@@ -208,7 +212,7 @@ async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<Mod
       }
       const bodyBytes = bodies.reduce((n, b) => n + b.length, 0);
       console.log(`  bodies built before the clock: ${mib(bodyBytes)} (${fmt(bodyBytes / bodies.length / 1024, 1)} KiB a request)`);
-      sent = await send(server.base, server.pid, mode, bodies);
+      sent = await send(server.base, server.pid, mode, bodies, store.database?.url);
       rss = await memory(server.pid);
       verified = await verify(server.base);
     } finally {
@@ -218,13 +222,14 @@ async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<Mod
     if (!floorRows.rows) {
       floorRows.rows = store.database ? await readPostgresRows(store.database.url, (urn) => requestOf.get(urn)) : readSqliteRows(path.join(store.dataDir, 'urnbase.db'), (urn) => requestOf.get(urn));
     }
-    const { seconds, requests, failures, latenciesMs, generatorCpu, serverCpu } = sent;
+    const { seconds, requests, failures, latenciesMs, generatorCpu, serverCpu, databaseCpu } = sent;
     latenciesMs.sort((a, b) => a - b);
     const pct = (p: number) => latenciesMs[Math.min(latenciesMs.length - 1, Math.ceil((p / 100) * latenciesMs.length) - 1)];
     console.log(`  ${fmt(TABLES)} tables in ${fmt(seconds, 2)} s: ${fmt(TABLES / seconds)} tables/s, ${fmt((TABLES * ASPECTS_PER_TABLE) / seconds)} aspects/s, ${fmt(requests / seconds, 1)} requests/s`);
     console.log(`  request latency p50 ${fmt(pct(50), 1)} ms, p99 ${fmt(pct(99), 1)} ms, max ${fmt(latenciesMs[latenciesMs.length - 1], 1)} ms; non-2xx answers: ${failures.length}`);
     console.log(
       `  CPU: urnbase ${fmt(serverCpu, 1)} s (${fmt((serverCpu * 1e6) / (TABLES * ASPECTS_PER_TABLE))} µs an aspect), ` +
+        (databaseCpu === undefined ? '' : `PostgreSQL's processes ${fmt(databaseCpu, 1)} s, `) +
         `load generator ${fmt(generatorCpu, 1)} s (${fmt((generatorCpu * 1e6) / requests)} µs a request, ${fmt((100 * generatorCpu) / seconds)}% of a core)`,
     );
     console.log(`  urnbase RSS: peak ${mib(rss.peak)} (VmHWM), ${mib(rss.now)} at the end of the load`);
@@ -275,7 +280,7 @@ async function main(): Promise<void> {
   const floorRate = TABLES / floor.seconds;
   console.log(
     `  ${fmt(floor.transactions)} transactions in ${fmt(floor.seconds, 2)} s: ${fmt(floorRate)} tables/s, ${fmt((TABLES * ASPECTS_PER_TABLE) / floor.seconds)} aspects/s; ` +
-      `CPU of this process ${fmt(floor.cpuSeconds, 1)} s; size ${mib(floor.bytes)}, ${mib(floor.emptyBytes)} with the schema alone: ${fmt((floor.bytes - floor.emptyBytes) / TABLES)} bytes a table`,
+      `CPU of this process ${fmt(floor.cpuSeconds, 1)} s${floor.databaseCpuSeconds === undefined ? '' : `, of PostgreSQL's ${fmt(floor.databaseCpuSeconds, 1)} s`}; size ${mib(floor.bytes)}, ${mib(floor.emptyBytes)} with the schema alone: ${fmt((floor.bytes - floor.emptyBytes) / TABLES)} bytes a table`,
   );
   console.log('\nsummary (a busy, shared 2-core machine unless said otherwise):');
   for (const r of results) {
@@ -285,6 +290,15 @@ async function main(): Promise<void> {
       `  ${r.mode.padEnd(6)} ${fmt(rate)} tables/s (${fmt(rate * ASPECTS_PER_TABLE)} aspects/s) = ${(rate / floorRate).toFixed(2)}× the floor's ${fmt(floorRate)} tables/s; ` +
         `peak RSS ${mib(r.peakRss)}; ${fmt((r.bytes - r.emptyBytes) / TABLES)} bytes a table; ` +
         `EXTRAPOLATION, not measured: 1M tables at this rate ≈ ${hours >= 1 ? `${fmt(hours, 1)} h` : `${fmt(hours * 60)} min`}`,
+    );
+  }
+  // On a busy machine rates move with the neighbours' load; CPU time per table moves far less.
+  const floorCpu = floor.cpuSeconds + (floor.databaseCpuSeconds ?? 0);
+  for (const r of results) {
+    const cpu = r.sent.serverCpu + (r.sent.databaseCpu ?? 0);
+    console.log(
+      `  ${r.mode.padEnd(6)} CPU a table: ${fmt((cpu * 1e3) / TABLES, 2)} ms (urnbase${r.sent.databaseCpu === undefined ? '' : ' + PostgreSQL'}) against the floor's ` +
+        `${fmt((floorCpu * 1e3) / TABLES, 2)} ms (driver${floor.databaseCpuSeconds === undefined ? ' and SQLite' : ' + PostgreSQL'}): ${(floorCpu / cpu).toFixed(2)}× by CPU`,
     );
   }
   const total = results.reduce((n, r) => n + r.verified, 0);
