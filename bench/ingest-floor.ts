@@ -19,6 +19,10 @@
  * by table before the clock starts, as the load generator's bodies are: what is timed is the
  * driver's work and the database's. Ids are kept (SQLite's rowids and sequences; PostgreSQL's
  * serials are drawn anew), so the change-log rows point at their aspect rows as urnbase's do.
+ * SQLite's floor runs on one connection with urnbase's pragmas (WAL, synchronous NORMAL, its
+ * cache size) and SQLite's own automatic checkpoints, in its thread (urnbase checkpoints in a worker
+ * thread); PostgreSQL's sends each transaction as one statement over as many connections as the
+ * load had, and its server processes' CPU is counted as urnbase's is.
  * What the floor does not do is what makes urnbase a catalog rather than a bulk loader: parsing
  * and validating the proposals, reading the current versions for the compare-and-set, computing
  * the index and the edges, the HTTP layer, and sharing a server with readers.
