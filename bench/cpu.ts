@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import pg from 'pg';
 
 /**
  * The CPU time a process has used so far, in seconds (user and kernel), from /proc/<pid>/stat.
@@ -12,3 +13,30 @@ export async function cpuTime(pid: number): Promise<{ user: number; system: numb
   return { user: Number(fields[11]) / USER_HZ, system: Number(fields[12]) / USER_HZ };
 }
 const USER_HZ = 100;
+
+/**
+ * PostgreSQL's side of the work: the CPU time (s) of the server processes serving the bench's
+ * database so far, by process id (connections of the pool; one that closed meanwhile is lost).
+ */
+export async function serverCpu(url: string | undefined): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
+  if (url === undefined) return used;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    for (const { pid } of rows) {
+      try {
+        const { user, system } = await cpuTime(pid);
+        used.set(pid, user + system);
+      } catch {
+        // Gone since the query.
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return used;
+}
+
+export const serverSeconds = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);

@@ -23,9 +23,8 @@ import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { cpuTime } from './cpu.js';
+import { serverCpu, serverSeconds } from './cpu.js';
 import { benchDatabase, fmt, makeTempDir, removeTempDir, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
@@ -57,32 +56,6 @@ const mib = (bytes: number) => `${fmt(bytes / 2 ** 20)} MiB`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
-/**
- * PostgreSQL's side of the work: the CPU time (s) of the server processes serving the bench's
- * database so far, by process id (connections of the pool; one that closed meanwhile is lost).
- */
-async function serverCpu(url: string | undefined): Promise<Map<number, number>> {
-  const used = new Map<number, number>();
-  if (url === undefined) return used;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    for (const { pid } of rows) {
-      try {
-        const { user, system } = await cpuTime(pid);
-        used.set(pid, user + system);
-      } catch {
-        // Gone since the query.
-      }
-    }
-  } finally {
-    await client.end();
-  }
-  return used;
-}
-
-const serverSeconds = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
 
 /** Runs work under the V8 profiler when --profile names a directory, writing <dir>/<name>.cpuprofile. */
 async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
