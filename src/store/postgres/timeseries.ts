@@ -89,8 +89,8 @@ export function addPointWrites(statement: WriteStatement, points: readonly Times
     'points_written',
     `INSERT INTO timeseries_points (urn, aspect, entity_type, timestamp_millis, point_key, value, system_metadata, created_on, created_by)
      SELECT * FROM unnest(${param(list.map((p) => p.urn), 'text[]')}, ${param(list.map((p) => p.aspect), 'text[]')}, ${param(list.map((p) => p.entityType), 'text[]')},
-                          ${param(list.map((p) => p.timestampMillis), 'bigint[]')}, ${param(list.map((p) => p.key), 'text[]')}, ${param(list.map((p) => jsonText(p.value)), 'text[]')},
-                          ${param(list.map((p) => jsonText(p.systemMetadata)), 'text[]')}, ${param(list.map((p) => p.written.time), 'bigint[]')}, ${param(list.map((p) => p.written.actor), 'text[]')})
+                          ${param(list.map((p) => p.timestampMillis), 'bigint[]')}, ${param(list.map((p) => p.key), 'text[]')}, ${statement.jsonTexts(list.map((p) => jsonText(p.value)))},
+                          ${statement.jsonTexts(list.map((p) => jsonText(p.systemMetadata)))}, ${param(list.map((p) => p.written.time), 'bigint[]')}, ${param(list.map((p) => p.written.actor), 'text[]')})
      ON CONFLICT (urn, aspect, timestamp_millis, point_key) DO UPDATE SET
        entity_type = EXCLUDED.entity_type, value = EXCLUDED.value, system_metadata = EXCLUDED.system_metadata,
        created_on = EXCLUDED.created_on, created_by = EXCLUDED.created_by`,

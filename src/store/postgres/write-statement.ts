@@ -28,6 +28,18 @@ export class WriteStatement {
     return `$${this.values.length}::${type}`;
   }
 
+  /**
+   * An array of JSON texts (null for SQL NULL) as a text[] expression, sent as ONE json parameter:
+   * `[t1,t2,…]`, the texts joined as they are. As a text[] parameter each text was escaped into
+   * an array literal (a backslash before every quote): the driver's escaping was the largest part
+   * of a batch's CPU here, and the texts grew by their quotes. PostgreSQL's json keeps each
+   * element's text as written, so `e::text` gives back exactly the text sent.
+   */
+  jsonTexts(texts: ReadonlyArray<string | null>): string {
+    const placeholder = this.param(`[${texts.map((t) => t ?? 'null').join(',')}]`, 'json');
+    return `ARRAY(SELECT CASE WHEN json_typeof(e) = 'null' THEN NULL ELSE e::text END FROM json_array_elements(${placeholder}) WITH ORDINALITY AS j(e, i) ORDER BY i)`;
+  }
+
   /** A part, named so that later parts can read it (its RETURNING rows, or its SELECT's). */
   add(name: string, sql: string): void {
     this.parts.push(`${name} AS (${sql})`);

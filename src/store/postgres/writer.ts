@@ -118,8 +118,8 @@ function addAspectWrites(statement: WriteStatement, writes: readonly AspectWrite
   const puts = (list: readonly AspectPut[]) => {
     const p = (values: unknown[], type: string) => statement.param(values, type);
     return [
-      p(list.map((w) => jsonText(w.value)), 'text[]'),
-      p(list.map((w) => jsonText(w.systemMetadata)), 'text[]'),
+      statement.jsonTexts(list.map((w) => jsonText(w.value))),
+      statement.jsonTexts(list.map((w) => jsonText(w.systemMetadata))),
       p(list.map((w) => Number(w.systemMetadata.version)), 'bigint[]'),
       p(list.map((w) => w.systemMetadata.aspectModified.time), 'bigint[]'),
       p(list.map((w) => w.systemMetadata.aspectModified.actor), 'text[]'),
@@ -151,7 +151,7 @@ function addAspectWrites(statement: WriteStatement, writes: readonly AspectWrite
     const metadata = touches.map((w) => (w.kind === 'touch' ? JSON.stringify(w.systemMetadata) : ''));
     statement.add(
       'touched',
-      `UPDATE aspects a SET system_metadata = x.system_metadata FROM unnest(${keys(touches)}, ${statement.param(metadata, 'text[]')}) AS x(urn, aspect, system_metadata)
+      `UPDATE aspects a SET system_metadata = x.system_metadata FROM unnest(${keys(touches)}, ${statement.jsonTexts(metadata)}) AS x(urn, aspect, system_metadata)
         WHERE a.urn = x.urn AND a.aspect = x.aspect`,
     );
   }
@@ -184,7 +184,8 @@ function addEvents(statement: WriteStatement, events: readonly ChangeEvent[]): v
      SELECT e.urn, e.entity_type, e.aspect, e.change_type, e.created_on, e.created_by, e.value, e.previous_value, e.system_metadata
        FROM unnest(${p(events.map((e) => e.urn), 'text[]')}, ${p(events.map((e) => e.entityType), 'text[]')}, ${p(events.map((e) => e.aspect), 'text[]')},
                    ${p(events.map((e) => e.changeType), 'text[]')}, ${p(events.map((e) => e.created.time), 'bigint[]')}, ${p(events.map((e) => e.created.actor), 'text[]')},
-                   ${p(events.map((e) => json(e.value)), 'text[]')}, ${p(events.map((e) => json(e.previousValue)), 'text[]')}, ${p(events.map((e) => json(e.systemMetadata)), 'text[]')})
+                   ${statement.jsonTexts(events.map((e) => json(e.value)))}, ${statement.jsonTexts(events.map((e) => json(e.previousValue)))},
+                   ${statement.jsonTexts(events.map((e) => json(e.systemMetadata)))})
             WITH ORDINALITY AS e(urn, entity_type, aspect, change_type, created_on, created_by, value, previous_value, system_metadata, n)
        CROSS JOIN ${SERIAL_LOCK}
       ORDER BY e.n`,
