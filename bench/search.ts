@@ -13,6 +13,8 @@
  *
  * usage: node dist/bench/search.js [--checkpoints 10000,100000,1000000] [--samples 200] [--quick]
  *   --quick  checkpoints 2,000 and 10,000, 50 samples: a smoke run
+ *   --loaders <n>  batches in flight while loading (default 1): a bulk loader with several
+ *                  threads keeps urnbase busy while the database commits the previous batch
  *   --postgres  run urnbase on PostgreSQL (a fresh database, dropped afterwards; see benchDatabase)
  *   --profile <dir>  run urnbase under node --cpu-prof, profiles written to <dir>
  *   --keep <dir>  load into <dir> and keep it afterwards, for a closer look; a <dir> kept by an
@@ -27,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { authHeaders, benchDatabase, expectOk, fmt, jsonHeaders, makeTempDir, removeTempDir, startUrnbase, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
-  options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' }, profile: { type: 'string' }, postgres: { type: 'boolean', default: false } },
+  options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' }, profile: { type: 'string' }, postgres: { type: 'boolean', default: false }, loaders: { type: 'string', default: '1' } },
 });
 const CHECKPOINTS = (flags.checkpoints ?? (flags.quick ? '2000,10000' : '10000,100000,1000000')).split(',').map(Number);
 const SAMPLES = Number(flags.samples ?? (flags.quick ? 50 : 200));
@@ -35,6 +37,8 @@ if (CHECKPOINTS.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(
   throw new Error('--checkpoints expects positive integers, --samples a positive integer');
 }
 const BATCH = 1000;
+const LOADERS = Number(flags.loaders);
+if (!Number.isInteger(LOADERS) || LOADERS < 1) throw new Error('--loaders expects a positive integer');
 /** p95 targets at 1M datasets (ms): issue 21's for SQLite, issue 22's for PostgreSQL. */
 const TARGETS: Record<string, number> = flags.postgres
   ? { 'property filter': 50, 'free text': 100, 'GET aspect': 5 }
@@ -210,26 +214,33 @@ async function main(): Promise<void> {
     for (const checkpoint of CHECKPOINTS) {
       if (checkpoint < loaded) continue;
       const [segmentStart, segmentSecondsBefore] = [loaded, loadSeconds];
-      while (loaded < checkpoint) {
-        const size = Math.min(BATCH, checkpoint - loaded);
-        const body = JSON.stringify(Array.from({ length: size }, (_, j) => dataset(loaded + j)));
-        const t0 = process.hrtime.bigint();
-        for (let attempt = 1; ; attempt++) {
-          const res = await fetch(`${server.base}${V2}/dataset?async=true`, { method: 'POST', headers: jsonHeaders(), body });
-          // 503: the database did not answer within --db-timeout, nothing was written, come back
-          // after Retry-After. A bulk loader sends the batch again; each time is counted and shown.
-          if (res.status === 503 && attempt <= 3) {
-            resent++;
-            await res.arrayBuffer();
-            await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 2) * 1000));
-            continue;
+      // LOADERS batches in flight; the load time is the segment's wall time.
+      let next = loaded;
+      const t0 = process.hrtime.bigint();
+      const loader = async () => {
+        while (next < checkpoint) {
+          const size = Math.min(BATCH, checkpoint - next);
+          const first = next;
+          next += size;
+          const body = JSON.stringify(Array.from({ length: size }, (_, j) => dataset(first + j)));
+          for (let attempt = 1; ; attempt++) {
+            const res = await fetch(`${server.base}${V2}/dataset?async=true`, { method: 'POST', headers: jsonHeaders(), body });
+            // 503: the database did not answer within --db-timeout, nothing was written, come back
+            // after Retry-After. A bulk loader sends the batch again; each time is counted and shown.
+            if (res.status === 503 && attempt <= 3) {
+              resent++;
+              await res.arrayBuffer();
+              await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 2) * 1000));
+              continue;
+            }
+            await expectOk(res, 'loading');
+            break;
           }
-          await expectOk(res, 'loading');
-          break;
         }
-        loadSeconds += Number(process.hrtime.bigint() - t0) / 1e9;
-        loaded += size;
-      }
+      };
+      await Promise.all(Array.from({ length: LOADERS }, loader));
+      loadSeconds += Number(process.hrtime.bigint() - t0) / 1e9;
+      loaded = checkpoint;
       const bytes = database ? await database.size() : ['urnbase.db', 'urnbase.db-wal'].reduce((n, f) => {
         try {
           return n + statSync(path.join(dataDir, f)).size;
@@ -287,7 +298,7 @@ async function main(): Promise<void> {
       }
     }
     if (loaded > before) {
-      console.log(`\nload: ${fmt(loaded - before)} datasets × 5 aspects (3 structured properties each) in batches of ${BATCH}: ${fmt(loadSeconds, 1)} s, ${fmt((loaded - before) / loadSeconds)} datasets/s`);
+      console.log(`\nload: ${fmt(loaded - before)} datasets × 5 aspects (3 structured properties each) in batches of ${BATCH}, ${LOADERS} in flight: ${fmt(loadSeconds, 1)} s, ${fmt((loaded - before) / loadSeconds)} datasets/s`);
     }
     for (const row of rows) console.log(row);
     loadedAtEnd = loaded;
