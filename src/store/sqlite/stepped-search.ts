@@ -36,6 +36,8 @@ export class SteppedSearch {
   private open = false;
   /** Searches stopped because their client had gone, begun or still waiting their turn. */
   cancelled = 0;
+  /** Tests only: runs before each step (a test makes steps slow, to have a search still running when its client goes). */
+  beforeStep?: () => void;
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
@@ -65,6 +67,7 @@ export class SteppedSearch {
     this.open = true;
     try {
       for (;;) {
+        this.beforeStep?.();
         const step = steps.next();
         if (step.done) return step.value;
         if (pacer.due()) {

@@ -149,6 +149,11 @@ export class SqliteStore implements Store {
     return this.stepped?.cancelled ?? 0;
   }
 
+  /** Tests only: runs before each step of a search (see SteppedSearch.beforeStep). */
+  set beforeSearchStep(hook: (() => void) | undefined) {
+    if (this.stepped) this.stepped.beforeStep = hook;
+  }
+
   async searchIndexVersion(): Promise<string> {
     if (this.commits.busy) await this.quiet();
     return String(this.searchMeta.version.get() ?? '');
