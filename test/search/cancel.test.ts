@@ -58,8 +58,9 @@ describe('SQLite: a search whose client has gone is stopped between its steps', 
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
   after(async () => {
-    // A connection of an abandoned search stays open until its keep-alive timeout (72 s) after the
-    // as-you-type test (not understood yet); it is closed here so that the test ends at once.
+    // fetch opens a connection for a request it then aborts before sending it (the as-you-type
+    // test): the server waits for that connection's first request until its headers timeout
+    // (60 s), and close() with it. Closed here, so that the test ends at once.
     app.server.closeAllConnections();
     await app.close();
     rmSync(dir, { recursive: true, force: true });
