@@ -135,11 +135,33 @@ describe('SQLite: a search whose client has gone is stopped between its steps', 
     }
   });
 
+  it('GraphQL: a search whose client goes is stopped too', async () => {
+    store.beforeSearchStep = slowSteps;
+    try {
+      const cancelledBefore = store.searchesCancelled;
+      const stepsBefore = steps;
+      const client = new AbortController();
+      const searched = fetch(`${base}/api/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ searchAcrossEntities(input: {query: "*", types: [DATASET], count: ${DATASETS}}) { total searchResults { entity { urn } } } }` }),
+        signal: client.signal,
+      }).catch((error: Error) => error);
+      await new Promise((r) => setTimeout(r, 100));
+      client.abort();
+      assert.ok((await searched) instanceof Error);
+      assert.ok(await until(() => store.searchesCancelled === cancelledBefore + 1, 1000), 'the search was not stopped');
+      assert.ok(steps - stepsBefore < DATASETS / 2, `${steps - stepsBefore} steps were taken of some ${DATASETS}`);
+    } finally {
+      store.beforeSearchStep = undefined;
+    }
+  });
+
   it('logs the stopped searches at info, and nothing as an error', () => {
     assert.deepEqual(
       logs.lines.filter((l) => l.level >= 50),
       [],
     );
-    assert.ok(logs.lines.filter((l) => l.msg === CLIENT_GONE_LOG && l.level === 30).length >= 3, 'no line says a search was stopped');
+    assert.ok(logs.lines.filter((l) => l.msg === CLIENT_GONE_LOG && l.level === 30).length >= 4, 'no line says a search was stopped');
   });
 });
