@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { StoreUnavailableError } from '../../errors.js';
 import { Pacer } from '../../pace.js';
 import type { SearchQuery, SearchResult } from '../search-types.js';
 import { SqliteSearch } from './search.js';
@@ -34,6 +35,8 @@ export class SteppedSearch {
   private queue: Promise<unknown> = Promise.resolve();
   /** A search holds a read transaction (paused or not). */
   private open = false;
+  /** The store is closing: searches stop at their next pause, and none begins. */
+  private closing = false;
   /** Searches stopped because their client had gone, begun or still waiting their turn. */
   cancelled = 0;
   /** Tests only: runs before each step (a test makes steps slow, to have a search still running when its client goes). */
@@ -84,12 +87,16 @@ export class SteppedSearch {
   }
 
   private stopIfGone(signal: AbortSignal | undefined): void {
+    if (this.closing) throw new StoreUnavailableError('The store is closing');
     if (!signal?.aborted) return;
     this.cancelled++;
     throw signal.reason;
   }
 
-  close(): void {
+  /** Closes the connection once the search under way, if any, has stopped (at its next pause). */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.queue;
     this.db.close();
   }
 }

@@ -312,7 +312,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.commits.busy) await this.quiet();
     await this.checkpointer?.stop();
-    this.stepped?.close();
+    await this.stepped?.close();
     if (this.checkpointer) this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
   }
