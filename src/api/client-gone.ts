@@ -8,8 +8,12 @@ import { ClientGoneError } from '../errors.js';
  */
 export function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.once('close', () => {
+  const gone = () => {
     if (!reply.raw.writableFinished) controller.abort(new ClientGoneError());
-  });
+  };
+  // A client may have gone before the handler asked (a busy server reads a request late): its
+  // 'close' has been emitted already and will not be again.
+  if (reply.request.raw.socket?.destroyed === true) gone();
+  else reply.raw.once('close', gone);
   return controller.signal;
 }

@@ -129,6 +129,9 @@ function lingerThenClose(request: FastifyRequest): void {
   incoming.once('close', settled);
 }
 
+/** The line logged (at info) when a client left before its answer and its work was stopped. */
+export const CLIENT_GONE_LOG = 'the client closed the connection before the answer: its search was stopped';
+
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body, headers } = toHttpError(error);
@@ -138,6 +141,8 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       body.message = `Request body is too large: this route takes at most ${(request.routeOptions.bodyLimit ?? 0).toLocaleString('en-US')} bytes`;
     }
+    // Not the server's failure: noted (a search stopped for nobody), never logged as an error.
+    if (error instanceof ClientGoneError) request.log.info(CLIENT_GONE_LOG);
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       body.requestId = String(request.id);

@@ -10,8 +10,8 @@ async function resultNames(page: Page): Promise<string[]> {
 }
 
 /** Waits for the search to settle on `count` (the status line, e.g. "2 results"). */
-async function settled(page: Page, status: string): Promise<void> {
-  await page.locator('section.search-results[aria-busy="false"]').getByRole('status').getByText(status, { exact: true }).waitFor();
+async function settled(page: Page, status: string | RegExp): Promise<void> {
+  await page.locator('section.search-results[aria-busy="false"]').getByRole('status').getByText(status, typeof status === 'string' ? { exact: true } : {}).waitFor();
 }
 
 describe('console: search', { skip: BROWSER_SKIP }, () => {
@@ -56,6 +56,39 @@ describe('console: search', { skip: BROWSER_SKIP }, () => {
     assert.equal(await page.getByLabel('Search the catalog').inputValue(), 'order');
     assert.deepEqual((await resultNames(page)).sort(), ['order_items', 'orders']);
 
+  });
+
+  it('typing on while a search is still unanswered aborts it (the server then stops it): only the last search is answered', async () => {
+    const page = await f.signedIn();
+    await settled(page, / results$/);
+    // Each result page's answer is held up here for a second, so that every keystroke (typed after
+    // the debounce) finds the previous search still running.
+    const held = new Set<string>();
+    await page.route('**/openapi/v3/entity/scroll?*', async (route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get('count') !== '20') return route.continue();
+      held.add(url.searchParams.get('query') ?? '');
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue().catch(() => undefined); // aborted by the page meanwhile
+    });
+    const aborted: string[] = [];
+    const answered: string[] = [];
+    const queryOf = (url: string) => new URL(url).searchParams.get('query') ?? '';
+    page.on('requestfailed', (request) => {
+      if (request.url().includes('/openapi/v3/entity/scroll') && new URL(request.url()).searchParams.get('count') === '20') aborted.push(queryOf(request.url()));
+    });
+    page.on('requestfinished', (request) => {
+      if (request.url().includes('/openapi/v3/entity/scroll') && new URL(request.url()).searchParams.get('count') === '20') answered.push(queryOf(request.url()));
+    });
+    const box = page.getByLabel('Search the catalog');
+    for (const character of 'ord') {
+      await box.press(character);
+      await page.waitForTimeout(300); // past the debounce: each prefix is searched
+    }
+    await settled(page, '2 results');
+    assert.deepEqual([...held], ['o', 'or', 'ord']);
+    assert.deepEqual(aborted, ['o', 'or']);
+    assert.deepEqual(answered, ['ord']);
   });
 
   it('a search the server cannot run says why in the results, and the filters do not wait for ever', async () => {

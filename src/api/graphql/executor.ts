@@ -3,6 +3,7 @@ import { execute as graphqlExecute, getOperationAST, getVariableValues, GraphQLE
 import mercurius from 'mercurius';
 import type { Services } from '../../services.js';
 import { clientGone } from '../client-gone.js';
+import { CLIENT_GONE_LOG } from '../errors.js';
 import type { GraphQLContext } from './context.js';
 import { operationCost } from './cost.js';
 import { EntityTypes } from './entity-types.js';
@@ -91,6 +92,7 @@ export async function buildExecutor(services: Services): Promise<Execute> {
     const errors = result.errors.map((e) => {
       const { formatted, status } = executionError(e);
       if (status >= 500) req.log.error({ err: e.originalError ?? e, path: e.path }, 'GraphQL field failed');
+      else if (status === 499) req.log.info({ path: e.path }, CLIENT_GONE_LOG);
       return formatted;
     });
     return { errors, data: result.data ?? null };

@@ -108,34 +108,82 @@ export class StorePool {
   }
 }
 
+/** How long the server may take to handle a cancel request before its connection is given up. */
+const CANCEL_WAIT_MS = 2000;
+
 /**
  * A statement run for a client who may go away (a search): when `signal` fires, or our side's
  * query timeout passes first, the query is cancelled in the database too (PostgreSQL's cancel
- * request, on a connection of its own), and its connection is not given back to the pool. Without
- * it a query went on running for nobody until the server's own timeout, or past it: 5,000-criteria
- * searches kept their backends busy some 150 s after the client had its 503.
+ * request, on a connection of its own). Without it a query went on running for nobody until the
+ * server's own timeout, or past it: 5,000-criteria searches kept their backends busy some 150 s
+ * after the client had its 503. A statement still waiting for a pooled connection when its client
+ * goes is not sent at all.
+ *
+ * A connection whose query the client's leaving cancelled goes back to the pool once both the
+ * query has ended (with 57014, or its rows if it finished first) and the server has handled the
+ * cancel request (it then closes that request's connection): a backend signalled after that is
+ * idle, and PostgreSQL ignores a cancel that arrives while it waits for a command, so it cannot
+ * hit the next statement. Dropping the connection instead cost a new one (connect, settings) per
+ * abandoned keystroke of an as-you-type search. After a timeout, or a cancel request that did not
+ * complete, the connection is dropped: its state is not known.
  */
 export async function cancellableRows<T extends pg.QueryResultRow>(pool: pg.Pool, text: string, values: unknown[], signal: AbortSignal): Promise<T[]> {
   signal.throwIfAborted();
-  const client = await pool.connect();
-  let cancelled = false;
-  const cancel = () => {
-    if (cancelled) return;
-    cancelled = true;
-    const busy = client as unknown as { activeQuery: unknown; host: string; port: number };
-    const canceller = new pg.Client({ host: busy.host, port: busy.port }) as unknown as { cancel(client: unknown, query: unknown): void; on(event: 'error', listener: () => void): void };
-    canceller.on('error', () => {}); // the server closes a cancel request's connection at once
-    canceller.cancel(client, busy.activeQuery);
-  };
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw storeError(error);
+  }
+  if (signal.aborted) {
+    client.release();
+    throw signal.reason;
+  }
+  let cancelled: Promise<boolean> | undefined;
+  const cancel = () => void (cancelled ??= cancelQuery(client));
   signal.addEventListener('abort', cancel, { once: true });
+  let healthy = true;
   try {
     return (await client.query<T>(text, values)).rows;
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    if (/query read timeout/i.test((error as Error).message)) cancel();
-    throw error;
+    if (/query read timeout/i.test((error as Error).message)) {
+      cancel();
+      healthy = false;
+    }
+    throw storeError(error);
   } finally {
     signal.removeEventListener('abort', cancel);
-    client.release(cancelled);
+    if (cancelled && !(await cancelled)) healthy = false;
+    client.release(!healthy);
   }
+}
+
+/**
+ * Asks the server to cancel the client's running statement; true once it has handled the request
+ * (or there was nothing to cancel), false if it could not be asked in time.
+ */
+function cancelQuery(client: pg.PoolClient): Promise<boolean> {
+  const busy = client as unknown as { activeQuery: unknown; host: string; port: number };
+  if (!busy.activeQuery) return Promise.resolve(true);
+  const canceller = new pg.Client({ host: busy.host, port: busy.port }) as unknown as {
+    cancel(client: unknown, query: unknown): void;
+    on(event: 'error', listener: () => void): void;
+    connection: { on(event: 'error', listener: () => void): void; once(event: 'end', listener: () => void): void; end(): void };
+  };
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => {
+      canceller.connection.end();
+      resolve(false);
+    }, CANCEL_WAIT_MS);
+    const settle = (handled: boolean) => {
+      clearTimeout(timer);
+      resolve(handled);
+    };
+    canceller.on('error', () => {});
+    canceller.connection.on('error', () => settle(false));
+    // The server closes a cancel request's connection once it has signalled the backend.
+    canceller.connection.once('end', () => settle(true));
+    canceller.cancel(client, busy.activeQuery);
+  });
 }

@@ -18,7 +18,10 @@ import { lower, marks, probe, REMOVED, textExpression, type Param, type Scope } 
  *   scored in SQL and sorted.
  */
 
-export type RowsOf = <T>(sql: string, params: Param[]) => T[];
+/** A statement's rows, read in steps (see search.ts: a search can be stopped between them). */
+export type RowsOf = <T>(sql: string, params: Param[]) => Steps<T[]>;
+/** Work done in steps: the generator yields where it may be paused or stopped. */
+export type Steps<T> = Generator<void, T, void>;
 export interface RankedRow {
   urn: string;
   value: number;
@@ -26,19 +29,19 @@ export interface RankedRow {
 }
 
 /** A page of `limit` of the `total` matches, by tiers or by scores. */
-export function relevancePage(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number, total: number, tiered: boolean): RankedRow[] {
+export function* relevancePage(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number, total: number, tiered: boolean): Steps<RankedRow[]> {
   if (total === 0) return [];
   // On a first page, no tier need be read once all matches are found.
   const wanted = query.after ? limit : Math.min(limit, total);
-  const ids = tiered && (query.rank ?? []).length <= MAX_TIER_WORDS ? byTiers(rows, query, scope, wanted) : byScores(rows, query, scope, limit);
+  const ids = tiered && (query.rank ?? []).length <= MAX_TIER_WORDS ? yield* byTiers(rows, query, scope, wanted) : yield* byScores(rows, query, scope, limit);
   if (ids.length === 0) return [];
-  const urns = new Map(rows<{ id: number; urn: string }>(`SELECT id, urn FROM aspects WHERE id IN (${marks(ids.length)})`, ids.map((r) => r.id)).map((r) => [r.id, r.urn]));
+  const urns = new Map((yield* rows<{ id: number; urn: string }>(`SELECT id, urn FROM aspects WHERE id IN (${marks(ids.length)})`, ids.map((r) => r.id))).map((r) => [r.id, r.urn]));
   return ids.flatMap((r) => (urns.has(r.id) ? [{ urn: urns.get(r.id)!, value: r.score, id: r.id }] : []));
 }
 
 type Scored = { id: number; score: number };
 
-function byTiers(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Scored[] {
+function* byTiers(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Steps<Scored[]> {
   const rank = query.rank ?? [];
   const after = query.after;
   const found: Scored[] = [];
@@ -49,7 +52,7 @@ function byTiers(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number):
     const keyset = after && score === Number(after.value) ? 'AND t.rowid > ?' : '';
     if (keyset) params.push(after!.id ?? 0);
     params.push(limit - found.length);
-    const ids = rows<{ id: number }>(`SELECT t.rowid AS id FROM search_text t WHERE t.search_text MATCH ? ${filters} ${keyset} ORDER BY t.rowid LIMIT ?`, params);
+    const ids = yield* rows<{ id: number }>(`SELECT t.rowid AS id FROM search_text t WHERE t.search_text MATCH ? ${filters} ${keyset} ORDER BY t.rowid LIMIT ?`, params);
     found.push(...ids.map(({ id }) => ({ id, score })));
     if (found.length >= limit) break;
   }
@@ -69,7 +72,7 @@ const tiers = (rank: readonly TextCondition[]) => tiersIn(rank, FTS5);
 /** Where a rank condition may be found, as FTS5 expressions that exclude the better places. */
 const placesOf = (r: TextCondition) => placesIn(r, FTS5);
 
-function byScores(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Scored[] {
+function* byScores(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number): Steps<Scored[]> {
   const rank = query.rank ?? [];
   const params: Param[] = [];
   const scores = rank.map((r) => {
@@ -88,7 +91,7 @@ function byScores(rows: RowsOf, query: SearchQuery, scope: Scope, limit: number)
   const keyset = after ? 'WHERE score < ? OR (score = ? AND id > ?)' : '';
   if (after) params.push(Number(after.value), Number(after.value), after.id ?? 0);
   params.push(limit);
-  return rows<Scored>(
+  return yield* rows<Scored>(
     `SELECT id, score FROM (
        SELECT t.rowid AS id, ${scores.join(' + ') || 0} AS score FROM search_text t WHERE t.search_text MATCH ? ${filters}
      ) ${keyset} ORDER BY score DESC, id LIMIT ?`,

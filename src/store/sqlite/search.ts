@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FacetField, Keyset, SearchQuery, SearchResult } from '../search-types.js';
 import { MAX_TIER_WORDS } from '../relevance.js';
-import { relevancePage } from './relevance.js';
+import { relevancePage, type Steps } from './relevance.js';
 import { fastCountSql, FIELD, lower, probe, REMOVED, removedCountSql, Scope, set, walkSql, type Node, type Param } from './search-sql.js';
 
 /**
@@ -36,60 +36,76 @@ export class SqliteSearch {
     private readonly few = FEW,
     /** Up to this many rank words are ranked by tiers (tests set 0 to try the scoring plan). */
     private readonly maxTierWords = MAX_TIER_WORDS,
+    /** Statements read a row (a step) at a time, so that `steps` can pause between rows: on a connection of the search's own only. */
+    private readonly stepwise = false,
   ) {
-    this.inOneRead = db.transaction((query: SearchQuery) => this.answer(query));
+    this.inOneRead = db.transaction((query: SearchQuery) => finish(this.answer(query)));
   }
 
+  /** The answer at once, in one transaction, holding the event loop until it is found. */
   search(query: SearchQuery): SearchResult {
     return this.inOneRead(query);
   }
 
-  private answer(query: SearchQuery): SearchResult {
-    const documents = new Map(this.all<{ type: string; documents: number }>('SELECT type, documents FROM search_types', []).map((r) => [r.type, r.documents]));
+  /**
+   * The answer as steps, each a statement's row or a statement begun: the caller (search-steps.ts)
+   * may pause between them, on a connection of its own, and stop when the client has gone.
+   */
+  steps(query: SearchQuery): Steps<SearchResult> {
+    return this.answer(query);
+  }
+
+  private *answer(query: SearchQuery): Steps<SearchResult> {
+    const documents = new Map((yield* this.all<{ type: string; documents: number }>('SELECT type, documents FROM search_types', [])).map((r) => [r.type, r.documents]));
     const scope = new Scope(query.types, query.includeRemoved, documents);
     const node = lower(query.condition);
-    const total = this.count(node, scope);
+    const total = yield* this.count(node, scope);
     const { by, order } = query.sort;
     const desc = order === 'DESCENDING';
     const limit = query.count + 1;
     let rows: Row[];
     // A count alone (count 0) reads no page: no URN of it would be answered.
     if (query.count === 0) rows = [];
-    else if (by === 'urn') rows = this.byUrn(node, scope, desc, query.after, limit, total);
+    else if (by === 'urn') rows = yield* this.byUrn(node, scope, desc, query.after, limit, total);
     else if (by === 'relevance') {
       const tiered = total > this.few && (query.rank ?? []).length <= this.maxTierWords;
-      rows = relevancePage((sql, params) => this.all(sql, params), query, scope, limit, total, tiered);
+      rows = yield* relevancePage((sql, params) => this.all(sql, params), query, scope, limit, total, tiered);
     }
-    else rows = this.byField(node, scope, by, desc, query.after, limit, total);
+    else rows = yield* this.byField(node, scope, by, desc, query.after, limit, total);
     const page = rows.slice(0, query.count);
     const last = page[page.length - 1];
     const next: Keyset | undefined = rows.length > query.count && last ? { urn: last.urn, ...(by === 'urn' ? {} : { value: last.value ?? null }), ...(last.id === undefined ? {} : { id: last.id }) } : undefined;
-    const facets = query.facets.map((facet) => ({ field: facet.field, aggregations: this.facet(facet, node, scope, total) }));
+    const facets: SearchResult['facets'] = [];
+    for (const facet of query.facets) facets.push({ field: facet.field, aggregations: yield* this.facet(facet, node, scope, total) });
     return { urns: page.map((r) => r.urn), ...(next ? { next } : {}), total, facets };
   }
 
   // ------------------------------------------------------------------ counting
 
   /** Entities in scope for which the condition holds (removed ones left out unless included). */
-  private count(node: Node, scope: Scope): number {
+  private *count(node: Node, scope: Scope): Steps<number> {
     const params: Param[] = [];
-    const n = this.get<number>(this.countSql(node, scope, params), params);
+    const n = yield* this.get<number>(yield* this.countSql(node, scope, params), params);
     const anyRemoved: Param[] = [];
-    if (scope.includeRemoved || this.get<number>(removedCountSql(scope, anyRemoved), anyRemoved) === 0) return n;
+    if (scope.includeRemoved || (yield* this.get<number>(removedCountSql(scope, anyRemoved), anyRemoved)) === 0) return n;
     // Removed entities are few: each is probed.
     const removed: Param[] = [];
     const sql = `SELECT count(*) FROM search_terms r WHERE ${REMOVED} AND ${scope.range('r.urn', removed)} AND ${probe(node, 'r.urn', scope, removed, true)}`;
-    return n - this.get<number>(sql, removed);
+    return n - (yield* this.get<number>(sql, removed));
   }
 
   /** From counts where the index has them; a conjunction walks its smallest part and probes the others. */
-  private countSql(node: Node, scope: Scope, params: Param[]): string {
+  private *countSql(node: Node, scope: Scope, params: Param[]): Steps<string> {
     const fast = fastCountSql(node, scope, params);
     if (fast !== undefined) return fast;
     if (node.kind === 'and') {
       const positive = node.children.filter((child) => child.kind !== 'not');
-      const counted = positive.map((child) => ({ child, n: this.fastCount(child, scope) })).filter((x) => x.n !== undefined);
-      const driver = counted.sort((a, b) => a.n! - b.n!)[0]?.child ?? positive[0];
+      const counted: { child: Node; n: number }[] = [];
+      for (const child of positive) {
+        const n = yield* this.fastCount(child, scope);
+        if (n !== undefined) counted.push({ child, n });
+      }
+      const driver = counted.sort((a, b) => a.n - b.n)[0]?.child ?? positive[0];
       if (driver) {
         const from = set(driver, scope, params);
         const tests = node.children.filter((child) => child !== driver).map((child) => probe(child, 's.urn', scope, params));
@@ -99,15 +115,15 @@ export class SqliteSearch {
     return `SELECT count(*) FROM (${set(node, scope, params)})`;
   }
 
-  private fastCount(node: Node, scope: Scope): number | undefined {
+  private *fastCount(node: Node, scope: Scope): Steps<number | undefined> {
     const params: Param[] = [];
     const sql = fastCountSql(node, scope, params);
-    return sql === undefined ? undefined : this.get<number>(sql, params);
+    return sql === undefined ? undefined : yield* this.get<number>(sql, params);
   }
 
   // ------------------------------------------------------------------ pages
 
-  private byUrn(node: Node, scope: Scope, desc: boolean, after: Keyset | undefined, limit: number, total: number): Row[] {
+  private *byUrn(node: Node, scope: Scope, desc: boolean, after: Keyset | undefined, limit: number, total: number): Steps<Row[]> {
     const cmp = desc ? '<' : '>';
     const dir = desc ? 'DESC' : '';
     if (total <= this.few) {
@@ -116,22 +132,21 @@ export class SqliteSearch {
       const where = [scope.visible('s.urn'), ...(after ? [`s.urn ${cmp} ?`] : [])].join(' AND ');
       if (after) params.push(after.urn);
       params.push(limit);
-      return this.all(`SELECT s.urn FROM (${from}) s WHERE ${where} ORDER BY s.urn ${dir} LIMIT ?`, params);
+      return yield* this.all<Row>(`SELECT s.urn FROM (${from}) s WHERE ${where} ORDER BY s.urn ${dir} LIMIT ?`, params);
     }
     // Walk a part of the condition whose index is in URN order, the one with the fewest entities,
     // testing the rest on each; walking all entities instead is slow when the matches cluster late.
     const parts = node.kind === 'and' ? node.children : [node];
-    const walkable = parts
-      .filter((p) => p.kind === 'term' || p.kind === 'number')
-      .map((p) => ({ p, n: this.fastCount(p, scope) ?? Number.MAX_SAFE_INTEGER }))
-      .sort((a, b) => a.n - b.n)[0]?.p;
+    const candidates: { p: Node; n: number }[] = [];
+    for (const p of parts) if (p.kind === 'term' || p.kind === 'number') candidates.push({ p, n: (yield* this.fastCount(p, scope)) ?? Number.MAX_SAFE_INTEGER });
+    const walkable = candidates.sort((a, b) => a.n - b.n)[0]?.p;
     if (walkable) {
       const others: Node = { kind: 'and', children: parts.filter((p) => p !== walkable) };
       const params: Param[] = [];
       const tests = (ps: Param[]) => `${probe(others, 't.urn', scope, ps)} AND ${scope.visible('t.urn')}`;
       const sql = walkSql(walkable, scope, params, tests, after?.urn, desc)!;
       params.push(limit);
-      return this.all(sql, params);
+      return yield* this.all<Row>(sql, params);
     }
     // Otherwise walk the entities themselves, type by type (URNs of different types never interleave).
     const rows: Row[] = [];
@@ -147,14 +162,14 @@ export class SqliteSearch {
       }
       conditions.push(probe(node, 'k.urn', scope, params), scope.visible('k.urn'));
       params.push(limit - rows.length);
-      rows.push(...this.all<Row>(`SELECT k.urn FROM aspects k WHERE k.aspect = ? AND ${conditions.join(' AND ')} ORDER BY k.urn ${dir} LIMIT ?`, params));
+      rows.push(...(yield* this.all<Row>(`SELECT k.urn FROM aspects k WHERE k.aspect = ? AND ${conditions.join(' AND ')} ORDER BY k.urn ${dir} LIMIT ?`, params)));
       if (rows.length >= limit) break;
     }
     return rows;
   }
 
   /** Entities with a value of the field first, in (value, URN) order; then those without one, in URN order. */
-  private byField(node: Node, scope: Scope, field: string, desc: boolean, after: Keyset | undefined, limit: number, total: number): Row[] {
+  private *byField(node: Node, scope: Scope, field: string, desc: boolean, after: Keyset | undefined, limit: number, total: number): Steps<Row[]> {
     const rows: Row[] = [];
     const cmp = desc ? '<' : '>';
     const dir = desc ? 'DESC' : '';
@@ -176,21 +191,22 @@ export class SqliteSearch {
                 AND ${scope.visible('t.urn')} ORDER BY t.value ${dir}, t.urn ${dir} LIMIT ?`;
       }
       params.push(limit);
-      rows.push(...this.all<Row>(sql, params));
+      rows.push(...(yield* this.all<Row>(sql, params)));
     }
     if (rows.length < limit) {
       const without: Node = { kind: 'and', children: [node, { kind: 'not', child: { kind: 'exists', field } }] };
       const from = after?.value === null ? { urn: after.urn } : undefined;
-      rows.push(...this.byUrn(without, scope, false, from, limit - rows.length, total).map((r) => ({ urn: r.urn, value: null })));
+      rows.push(...(yield* this.byUrn(without, scope, false, from, limit - rows.length, total)).map((r) => ({ urn: r.urn, value: null })));
     }
     return rows;
   }
 
   // ------------------------------------------------------------------ facets
 
-  private facet({ field, numbers }: FacetField, node: Node, scope: Scope, total: number): Record<string, number> {
+  private *facet({ field, numbers }: FacetField, node: Node, scope: Scope, total: number): Steps<Record<string, number>> {
     if (field === 'entity') {
-      const counts = scope.types.map((t) => [t.name, this.count(node, new Scope([t], scope.includeRemoved, scope.documents))] as const);
+      const counts: (readonly [string, number])[] = [];
+      for (const t of scope.types) counts.push([t.name, yield* this.count(node, new Scope([t], scope.includeRemoved, scope.documents))]);
       return Object.fromEntries(counts.filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
     }
     const params: Param[] = [];
@@ -205,7 +221,7 @@ export class SqliteSearch {
       sql = `SELECT v.value, count(*) AS n FROM ${values} v WHERE v.field = ${FIELD} AND ${scope.range('v.urn', params)} AND ${probe(node, 'v.urn', scope, params)}
               AND ${scope.visible('v.urn')} GROUP BY v.value`;
     }
-    const rows = this.all<{ value: string | number; n: number }>(`${sql} ORDER BY n DESC, 1 LIMIT ${FACET_LIMIT}`, params);
+    const rows = yield* this.all<{ value: string | number; n: number }>(`${sql} ORDER BY n DESC, 1 LIMIT ${FACET_LIMIT}`, params);
     return Object.fromEntries(rows.map((r) => [String(r.value), r.n]));
   }
 
@@ -222,11 +238,34 @@ export class SqliteSearch {
     return statement;
   }
 
-  private all<T>(sql: string, params: Param[]): T[] {
-    return this.statement(sql).all(...params) as T[];
+  /**
+   * A statement's rows. Read stepwise, each row is a step (one sqlite3_step): a statement can be
+   * left between rows, its iterator closed (the statement reset), when the search is stopped. An
+   * aggregate (a count) is one step however long it runs.
+   */
+  private *all<T>(sql: string, params: Param[]): Steps<T[]> {
+    const statement = this.statement(sql);
+    yield;
+    if (!this.stepwise) return statement.all(...params) as T[];
+    const rows: T[] = [];
+    for (const row of statement.iterate(...params)) {
+      rows.push(row as T);
+      yield;
+    }
+    return rows;
   }
 
-  private get<T>(sql: string, params: Param[]): T {
-    return this.statement(sql).pluck().get(...params) as T;
+  private *get<T>(sql: string, params: Param[]): Steps<T> {
+    const statement = this.statement(sql);
+    yield;
+    return statement.pluck().get(...params) as T;
+  }
+}
+
+/** Steps run to their end without a pause. */
+function finish<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
 }

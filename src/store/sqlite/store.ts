@@ -13,6 +13,7 @@ import { SqliteGraph } from './graph.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrate.js';
 import { SqliteSearch } from './search.js';
+import { SteppedSearch } from './stepped-search.js';
 import { SqlitePoints } from './timeseries.js';
 import { SqliteTokens } from './tokens.js';
 import { SqliteWriter } from './writer.js';
@@ -32,6 +33,8 @@ export class SqliteStore implements Store {
   private readonly latest: CachedReads;
   private readonly commits: GroupCommit;
   private readonly searcher: SqliteSearch;
+  /** Searches on a connection of their own, stopped when their client has gone (a file's store only). */
+  private readonly stepped?: SteppedSearch;
   private readonly changeLog: SqliteChangeLog;
   private readonly tokens: SqliteTokens;
   private readonly points: SqlitePoints;
@@ -81,6 +84,8 @@ export class SqliteStore implements Store {
     this.graph = new SqliteGraph(this.db);
     this.commits = new GroupCommit(new SqliteWriter(this.db, this.points, this.graph), this.latest);
     this.searcher = new SqliteSearch(this.db);
+    // An in-memory database has no second connection: its searches run at once, to their end.
+    if (file) this.stepped = new SteppedSearch(file);
     this.changeLog = new SqliteChangeLog(this.db);
     this.tokens = new SqliteTokens(this.db);
     this.searchMeta = {
@@ -136,7 +141,17 @@ export class SqliteStore implements Store {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     if (this.commits.busy) await this.quiet();
-    return this.searcher.search(query);
+    return this.stepped ? this.stepped.search(query) : this.searcher.search(query);
+  }
+
+  /** Searches stopped because their client had gone. */
+  get searchesCancelled(): number {
+    return this.stepped?.cancelled ?? 0;
+  }
+
+  /** Tests only: runs before each step of a search (see SteppedSearch.beforeStep). */
+  set beforeSearchStep(hook: (() => void) | undefined) {
+    if (this.stepped) this.stepped.beforeStep = hook;
   }
 
   async searchIndexVersion(): Promise<string> {
@@ -284,6 +299,9 @@ export class SqliteStore implements Store {
       }
       return;
     }
+    // A search paused between its steps holds a snapshot on this same thread: RESTART would wait
+    // for it while it cannot go on. The checkpointer asks again.
+    if (this.stepped?.reading) return;
     try {
       this.db.pragma('wal_checkpoint(RESTART)');
     } catch {
@@ -294,6 +312,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.commits.busy) await this.quiet();
     await this.checkpointer?.stop();
+    await this.stepped?.close();
     if (this.checkpointer) this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.close();
   }
