@@ -8,6 +8,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './ap
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes, statusShapes } from './api/status.js';
 import { metricsRoutes } from './api/metrics.js';
+import { AccessLog } from './api/access-log.js';
 import { echoRequestId, loggerOptions, requestId } from './api/request-id.js';
 import { requestLogger } from './api/request-logger.js';
 import { meterStore } from './metrics/metered-store.js';
@@ -86,6 +87,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     logger: options.logLevel === 'silent' ? false : loggerOptions(options.logLevel, options.logStream),
     genReqId: requestId,
     childLoggerFactory: requestLogger,
+    // One line per request, at completion (Fastify's default adds a second as it comes in).
+    logController: new AccessLog(),
     bodyLimit: options.bodyLimit,
     // A client has this long to send its whole request, headers within a third of it; slow
     // senders are cut off (408) instead of holding connections open for ever. Node checks every second.

@@ -28,7 +28,28 @@ describe('request logs', () => {
     assert.equal(res.status, 404);
     assert.equal(res.headers['x-request-id'], 'trace-42.a');
     const mine = logs.lines.filter((l) => l.reqId === 'trace-42.a');
-    assert.deepEqual(mine.map((l) => l.msg), ['incoming request', 'request completed']);
+    assert.deepEqual(mine.map((l) => l.msg), ['request completed']);
+  });
+
+  it('hold one line per request, at completion, with what an access log needs', async () => {
+    const url = `${V2}/dataset/${enc(datasetUrn('logs.c'))}/globalTags`;
+    const written = await t.call({ method: 'POST', url, headers: { ...auth, 'x-request-id': 'access-1' }, payload: { tags: [{ tag: 'urn:li:tag:pii' }] } });
+    assert.equal(written.status, 200);
+    const refused = await t.call({ method: 'GET', url: `${V2}/dataset/not-a-urn`, headers: { ...auth, 'x-request-id': 'access-2' } });
+    assert.equal(refused.status, 400);
+    for (const [id, method, path, status] of [['access-1', 'POST', url, 200], ['access-2', 'GET', `${V2}/dataset/not-a-urn`, 400]] as const) {
+      const mine = logs.lines.filter((l) => l.reqId === id);
+      assert.equal(mine.length, 1, `${id}: one line`);
+      const [line] = mine;
+      assert.equal(line.msg, 'request completed');
+      assert.equal(line.level, 30);
+      assert.equal(typeof line.time, 'number');
+      const req = line.req as Record<string, unknown>;
+      assert.deepEqual([req.method, req.url, req.remoteAddress], [method, path, '127.0.0.1']);
+      assert.deepEqual(line.res, { statusCode: status });
+      assert.equal(typeof line.responseTime, 'number');
+      assert.ok((line.responseTime as number) >= 0 && (line.responseTime as number) < 60_000, `${id}: response time ${String(line.responseTime)} ms`);
+    }
   });
 
   it('make up a request id when none is sent, one per request', async () => {
