@@ -44,8 +44,7 @@ describe('request logs', () => {
       assert.equal(line.msg, 'request completed');
       assert.equal(line.level, 30);
       assert.equal(typeof line.time, 'number');
-      const req = line.req as Record<string, unknown>;
-      assert.deepEqual([req.method, req.url, req.remoteAddress], [method, path, '127.0.0.1']);
+      assert.deepEqual(line.req, { method, url: path, remoteAddress: '127.0.0.1' });
       assert.deepEqual(line.res, { statusCode: status });
       assert.equal(typeof line.responseTime, 'number');
       assert.ok((line.responseTime as number) >= 0 && (line.responseTime as number) < 60_000, `${id}: response time ${String(line.responseTime)} ms`);
