@@ -3,7 +3,8 @@ import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyR
 /**
  * One access-log line per request, when it completes: `request completed` with the request id,
  * the request (method, URL, remote address), the status and the response time in ms — what an
- * operator's access log holds. Fastify's default logs a second line as each request comes in,
+ * operator's access log holds (and `request aborted by the client` for one abandoned before its
+ * answer). Fastify's default logs a second line as each request comes in,
  * and builds both through the request's own child logger; at the default level (info) those two
  * lines cost a fifth of a cached read's CPU.
  *
@@ -25,6 +26,14 @@ export class AccessLog extends LogController {
     }
     // pino's methods for levels below the logger's do nothing.
     this.accessLogger(server).info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+
+  /**
+   * A request whose client closed the connection before the answer was sent gets no completion
+   * line (its answer never finishes): this line says it was abandoned (app.ts's onRequestAbort hook).
+   */
+  requestAborted(request: FastifyRequest): void {
+    this.accessLogger(request.server.log).info({ reqId: request.id, req: request }, 'request aborted by the client');
   }
 
   private accessLogger(server: FastifyBaseLogger): FastifyBaseLogger {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
@@ -49,6 +51,25 @@ describe('request logs', () => {
       assert.equal(typeof line.responseTime, 'number');
       assert.ok((line.responseTime as number) >= 0 && (line.responseTime as number) < 60_000, `${id}: response time ${String(line.responseTime)} ms`);
     }
+  });
+
+  it('hold one line for a request its client abandoned before the answer, and no completion line', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as AddressInfo;
+    // A long poll on the change log: nothing newer comes, so it waits until the client hangs up.
+    const waiting = request({ host: '127.0.0.1', port, path: '/openapi/v2/events?after=999999999&wait=20', headers: { ...auth, 'x-request-id': 'gone-1' } });
+    waiting.on('error', () => {});
+    waiting.end();
+    for (let i = 0; i < 100 && t.app.server.connections === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    waiting.destroy();
+    for (let i = 0; i < 100 && !logs.lines.some((l) => l.reqId === 'gone-1'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const mine = logs.lines.filter((l) => l.reqId === 'gone-1');
+    assert.deepEqual(
+      mine.map((l) => [l.level, l.msg, l.req]),
+      [[30, 'request aborted by the client', { method: 'GET', url: '/openapi/v2/events?after=999999999&wait=20', remoteAddress: '127.0.0.1' }]],
+    );
   });
 
   it('make up a request id when none is sent, one per request', async () => {
