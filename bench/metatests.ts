@@ -16,7 +16,7 @@
  *
  * usage: node dist/bench/metatests.js [--entities <n>] [--only evaluate|catalog]
  *                                     [--duration <s>] [--rounds <n>] [--connections <n>]
- *                                     [--quick] [--profile <dir>] [--no-auth]
+ *                                     [--quick] [--profile <dir>] [--no-auth] [--costs]
  *   --entities <n>   datasets in the catalog-wide run (default 100000; 1000 with --quick)
  *   --only <part>    run one part: evaluate (HTTP, part 1) or catalog (in-process, part 2)
  *   --quick          1 s per run, 1 round, 1,000 entities: a smoke check
@@ -27,6 +27,7 @@
  *   --catalog-cache <dir> keep the loaded part-2 catalog in <dir> and start later runs from a copy
  *                    of it (skipping the load); the load figure is then the one measured when
  *                    the cache was made
+ *   --costs          part 1: also run urnbase with each costly default off (see harness.ts)
  *   --no-auth        run the part-1 urnbase server with --auth false (by default auth is on and
  *                    every request sends the admin token; part 2 is in-process, without auth)
  */
