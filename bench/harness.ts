@@ -9,14 +9,21 @@
  * the seeding and verification fetches) sends it as `Authorization: Bearer <secret>`. Requests to
  * the bare server send the same header (which it ignores), so both sides parse the same headers.
  *
- * options: [--duration <s>] [--rounds <n>] [--connections <n>] [--quick] [--profile <dir>] [--no-auth]
+ * urnbase runs as `npm start` runs it: the default configuration (info logging, tests on change,
+ * metrics, auth), but for its port and data dir. Its log lines go to a file in the bench's temporary
+ * directory (writing them is part of what a request costs; the report gives their count and size).
+ *
+ * options: [--duration <s>] [--rounds <n>] [--connections <n>] [--quick] [--profile <dir>] [--no-auth] [--costs]
  *   --quick (or BENCH_QUICK=1)  1 s per run, 1 round: a smoke check
  *   --profile <dir>             run urnbase under node --cpu-prof, profiles written to <dir>
  *   --no-auth                   run urnbase with --auth false, for comparison (the header is still sent)
+ *   --costs                     what each default costs: also run urnbase with one default switched off
+ *                               at a time (COST_VARIANTS), each scenario on each of them in the same
+ *                               interleaved rounds, and report each default's share of throughput
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -41,6 +48,8 @@ interface Settings {
   auth: boolean;
   /** Whether urnbase runs on PostgreSQL (a fresh database: --postgres) instead of SQLite. */
   postgres: boolean;
+  /** Whether urnbase also runs with each costly default switched off (--costs). */
+  costs: boolean;
 }
 
 /** The flags every benchmark takes; a suite may accept more (Suite.options) and read them itself. */
@@ -52,6 +61,7 @@ export const HARNESS_OPTIONS = {
   profile: { type: 'string' },
   'no-auth': { type: 'boolean', default: false },
   postgres: { type: 'boolean', default: false },
+  costs: { type: 'boolean', default: false },
 } satisfies NonNullable<ParseArgsConfig['options']>;
 
 function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings {
@@ -70,8 +80,19 @@ function settings(extra: NonNullable<ParseArgsConfig['options']> = {}): Settings
     profileDir: values.profile && path.resolve(values.profile),
     auth: !values['no-auth'],
     postgres: values.postgres,
+    costs: values.costs,
   };
 }
+
+/**
+ * The defaults of `urnbase serve` that cost throughput, each switched off on its own by --costs.
+ * Metrics have no option (they are always on), so their cost is not among these.
+ */
+export const COST_VARIANTS: ReadonlyArray<{ name: string; args: string[]; what: string }> = [
+  { name: 'log-level warn', args: ['--log-level', 'warn'], what: 'per-request logging (--log-level info)' },
+  { name: 'tests-on-change false', args: ['--tests-on-change', 'false'], what: 'metadata tests on change (--tests-on-change true)' },
+  { name: 'auth false', args: ['--auth', 'false'], what: 'authentication (--auth true)' },
+];
 
 /**
  * A fresh PostgreSQL database for one benchmark server, dropped afterwards. The server is
@@ -128,8 +149,11 @@ export async function removeTempDir(dir: string): Promise<void> {
   tmpDirs.delete(dir);
 }
 
-function start(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
+/** A child process; its stdout goes to `logFile` when given (urnbase's log lines), else to ours. */
+function start(name: string, args: string[], env: NodeJS.ProcessEnv = process.env, logFile?: string): ChildProcess {
+  const out = logFile === undefined ? 'inherit' : openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', out, 'inherit'], env });
+  if (typeof out === 'number') closeSync(out); // the child holds its own copy
   children.add(child);
   child.once('exit', (code, signal) => {
     if (children.delete(child)) process.stderr.write(`${name} exited unexpectedly (code ${code}, signal ${signal})\n`);
@@ -230,6 +254,7 @@ export const freshTagsBody = (): string => JSON.stringify(seedTags(nextTag++));
 
 export interface Scenario {
   name: string;
+  /** urnbase: as `urnbase serve` runs by default (with --costs, also on each COST_VARIANTS server). */
   server: 'bare' | 'urnbase';
   /** Each 2xx answer must have stored one new version: checked by Suite.writtenVersions. */
   writes?: boolean;
@@ -368,6 +393,56 @@ const STATIC_CHECKS: Record<string, (base: string) => { url: string; method: 'GE
 /** A scripted baseline must reach this share of wrk's static mode on the same route. */
 const GENERATOR_FLOOR = 0.9;
 
+/** One urnbase server of a run: the default configuration, or (--costs) one default switched off. */
+interface UrnbaseServer {
+  /** 'urnbase' for the defaults, else the COST_VARIANTS name. */
+  key: string;
+  auth: boolean;
+  base: string;
+  child: ChildProcess;
+  logFile: string;
+}
+
+/** A scenario as run: urnbase's scenarios run on every urnbase server of the run. */
+interface Planned {
+  scenario: Scenario;
+  name: string;
+  /** 'bare', or an UrnbaseServer's key. */
+  server: string;
+}
+
+/**
+ * Waits until urnbase's change log stops growing (its newest sequence, from /metrics, the same for
+ * a second): what seeding set off in the background (tests on change) is then done.
+ */
+export async function waitUntilQuiet(base: string): Promise<void> {
+  const newest = async (): Promise<string> => {
+    const res = await fetch(`${base}/metrics`, { headers: authHeaders() });
+    const text = await res.text();
+    return /^urnbase_change_log_newest_sequence (\S+)$/m.exec(text)?.[1] ?? '';
+  };
+  const deadline = Date.now() + 120_000;
+  let last = await newest();
+  let stable = 0;
+  while (stable < 5) {
+    if (Date.now() > deadline) throw new Error(`${base}: the change log was still growing after 120 s of waiting`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = await newest();
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+  }
+}
+
+/** Lines and bytes of a log file. */
+function logSize(file: string): { lines: number; bytes: number } {
+  const bytes = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  if (bytes === 0) return { lines: 0, bytes };
+  const text = readFileSync(file);
+  let lines = 0;
+  for (let i = text.indexOf(10); i !== -1; i = text.indexOf(10, i + 1)) lines++;
+  return { lines, bytes };
+}
+
 async function measure(suite: Suite): Promise<void> {
   const s = settings(suite.options);
   const wrkVersion = requireWrk();
@@ -383,118 +458,165 @@ async function measure(suite: Suite): Promise<void> {
   );
   console.log(
     s.auth
-      ? 'auth ON: urnbase started with an admin token (URNBASE_ADMIN_TOKEN), every request sends Authorization: Bearer <token>\n'
-      : 'auth OFF (--no-auth): urnbase started with --auth false; requests still send the Authorization header\n',
+      ? 'auth ON: urnbase started with an admin token (URNBASE_ADMIN_TOKEN), every request sends Authorization: Bearer <token>'
+      : 'auth OFF (--no-auth): urnbase started with --auth false; requests still send the Authorization header',
+  );
+  const variants = s.costs ? COST_VARIANTS.filter((v) => s.auth || !v.args.includes('--auth')) : [];
+  console.log(
+    `urnbase: the default configuration of \`urnbase serve\` (log level info, tests on change, metrics)` +
+      `${suite.serverArgs?.length ? ` but ${suite.serverArgs.join(' ')}` : ''}, its log lines written to a file` +
+      (variants.length ? `; --costs: also ${variants.length} servers, each with one default off (${variants.map((v) => v.name).join('; ')})` : '') +
+      '\n',
   );
 
-  const dataDir = await makeTempDir();
   const workDir = await makeTempDir('urnbase-bench-requests-');
-  const database = s.postgres ? await benchDatabase() : undefined;
-  if (database) console.log(`store: PostgreSQL (a fresh database on ${database.url.replace(/\/[^/]*$/, '')})\n`);
-  const [barePort, urnbasePort] = [await freePort(), await freePort()];
-  const bases = { bare: `http://127.0.0.1:${barePort}`, urnbase: `http://127.0.0.1:${urnbasePort}` };
+  const dataDirs: string[] = [];
+  const databases: Array<Awaited<ReturnType<typeof benchDatabase>>> = [];
+  const barePort = await freePort();
+  const bareBase = `http://127.0.0.1:${barePort}`;
   const profileArgs = s.profileDir ? ['--cpu-prof', '--cpu-prof-dir', s.profileDir] : [];
   const bare = start('bare server', [BARE_MAIN, String(barePort)]);
-  const urnbase = start(
-    'urnbase',
-    [
-      ...profileArgs,
-      URNBASE_MAIN,
-      'serve',
-      ...['--port', String(urnbasePort), '--data-dir', dataDir, '--log-level', 'warn'],
-      ...['--auth', String(s.auth)],
-      ...(database ? ['--database-url', database.url] : []),
-      ...(suite.serverArgs ?? []),
-    ],
-    s.auth ? { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN_SECRET } : process.env,
-  );
+  const servers: UrnbaseServer[] = [];
+  const startServer = async (key: string, args: string[]): Promise<void> => {
+    const dataDir = await makeTempDir();
+    dataDirs.push(dataDir);
+    const database = s.postgres ? await benchDatabase() : undefined;
+    if (database) databases.push(database);
+    const port = await freePort();
+    const auth = args.includes('--auth') ? args[args.indexOf('--auth') + 1] === 'true' : s.auth;
+    const logFile = path.join(workDir, `${key.replace(/\W+/g, '-')}.log`);
+    const child = start(
+      key === 'urnbase' ? 'urnbase' : `urnbase (${key})`,
+      [
+        ...profileArgs,
+        URNBASE_MAIN,
+        'serve',
+        ...['--port', String(port), '--data-dir', dataDir],
+        ...['--auth', String(s.auth)],
+        ...(database ? ['--database-url', database.url] : []),
+        ...(suite.serverArgs ?? []),
+        // parseArgs keeps a repeated flag's last value: the variant's wins.
+        ...args,
+      ],
+      auth ? { ...process.env, URNBASE_ADMIN_TOKEN: ADMIN_SECRET } : process.env,
+      logFile,
+    );
+    servers.push({ key, auth, base: `http://127.0.0.1:${port}`, child, logFile });
+  };
   try {
-    await waitUntilUp(`${bases.bare}/bare/up`, bare);
-    await waitUntilUp(`${bases.urnbase}/health`, urnbase);
-    await checkAuth(bases.urnbase, s.auth);
-    await suite.seed(bases.urnbase);
+    await startServer('urnbase', []);
+    for (const variant of variants) await startServer(variant.name, variant.args);
+    if (s.postgres) console.log(`store: PostgreSQL (a fresh database per urnbase server on ${databases[0].url.replace(/\/[^/]*$/, '')})\n`);
+    await waitUntilUp(`${bareBase}/bare/up`, bare);
+    for (const server of servers) {
+      await waitUntilUp(`${server.base}/health`, server.child);
+      await checkAuth(server.base, server.auth);
+      await suite.seed(server.base);
+    }
+    // Seeding may set off background work (tests on change): it is over before anything is measured.
+    for (const server of servers) await waitUntilQuiet(server.base);
+    const bases = new Map<string, string>([['bare', bareBase], ...servers.map((sv) => [sv.key, sv.base] as [string, string])]);
+    const pids = new Map<string, number>([['bare', bare.pid!], ...servers.map((sv) => [sv.key, sv.child.pid!] as [string, number])]);
+    const planned: Planned[] = suite.scenarios.flatMap((scenario) =>
+      scenario.server === 'bare'
+        ? [{ scenario, name: scenario.name, server: 'bare' }]
+        : servers.map((sv) => ({ scenario, name: sv.key === 'urnbase' ? scenario.name : `${scenario.name} [${sv.key}]`, server: sv.key })),
+    );
 
     let writesOk = 0;
     const invalid: string[] = [];
-    const check = (scenario: Scenario, r: WrkResult, label: string): void => {
-      if (scenario.writes) writesOk += r.ok;
+    const check = (run: Planned, r: WrkResult, label: string): void => {
+      if (run.scenario.writes) writesOk += r.ok;
       const failure = describeFailures(r);
       if (failure) {
-        invalid.push(`${scenario.name} ${label}: ${failure}`);
-        console.log(`!!! INVALID RUN: ${scenario.name} ${label}: ${failure}`);
+        invalid.push(`${run.name} ${label}: ${failure}`);
+        console.log(`!!! INVALID RUN: ${run.name} ${label}: ${failure}`);
       }
     };
     // Read lists are made once; a writing scenario's list anew for every run (fresh values).
-    const readLists = new Map<Scenario, string>();
-    const requestsFor = async (scenario: Scenario, duration: number): Promise<string> => {
-      if (scenario.writes) return prepare(workDir, bases[scenario.server], scenario, duration);
-      if (!readLists.has(scenario)) readLists.set(scenario, await prepare(workDir, bases[scenario.server], scenario, duration));
-      return readLists.get(scenario)!;
+    const readLists = new Map<Planned, string>();
+    const requestsFor = async (run: Planned, duration: number): Promise<string> => {
+      if (run.scenario.writes) return prepare(workDir, bases.get(run.server)!, { ...run.scenario, name: run.name }, duration);
+      if (!readLists.has(run)) readLists.set(run, await prepare(workDir, bases.get(run.server)!, { ...run.scenario, name: run.name }, duration));
+      return readLists.get(run)!;
     };
-    const pids = { bare: bare.pid!, urnbase: urnbase.pid! };
-    const runScenario = async (scenario: Scenario, duration: number): Promise<Measured> => {
-      const requests = await requestsFor(scenario, duration);
-      const before = await cpuTime(pids[scenario.server]);
+    const runScenario = async (run: Planned, duration: number): Promise<Measured> => {
+      const requests = await requestsFor(run, duration);
+      const pid = pids.get(run.server)!;
+      const before = await cpuTime(pid);
       // Every urnbase answer's status is checked; the bare route's only for >= 400 (see wrk.lua).
-      const r = await runWrk(bases[scenario.server], requests, duration, s.connections, scenario.server === 'urnbase');
-      const after = await cpuTime(pids[scenario.server]);
+      const r = await runWrk(bases.get(run.server)!, requests, duration, s.connections, run.server !== 'bare');
+      const after = await cpuTime(pid);
       const perRequest = (seconds: number) => (seconds * 1e6) / r.requests;
       return { ...r, cpuUs: { user: perRequest(after.user - before.user), system: perRequest(after.system - before.system) } };
     };
 
-    for (const scenario of suite.scenarios) check(scenario, await runScenario(scenario, s.warmup), 'warm-up');
+    for (const run of planned) check(run, await runScenario(run, s.warmup), 'warm-up');
     const statics = suite.scenarios.filter((sc) => STATIC_CHECKS[sc.name]);
-    const results = new Map<Scenario, Measured[]>(suite.scenarios.map((sc) => [sc, []]));
+    const results = new Map<Planned, Measured[]>(planned.map((run) => [run, []]));
     const staticRates = new Map<Scenario, number[]>(statics.map((sc) => [sc, []]));
     for (let round = 1; round <= s.rounds; round++) {
       const line: string[] = [];
       for (const scenario of statics) {
-        const { url, method, headers, body } = STATIC_CHECKS[scenario.name](bases.bare);
+        const { url, method, headers, body } = STATIC_CHECKS[scenario.name](bareBase);
         const rate = await runStaticWrk(url, method, headers, body, s.duration, s.connections, workDir);
         staticRates.get(scenario)!.push(rate);
         line.push(`${scenario.name} (wrk static) ${fmt(rate)}`);
       }
-      for (const scenario of suite.scenarios) {
-        const r = await runScenario(scenario, s.duration);
-        check(scenario, r, `round ${round}`);
-        results.get(scenario)!.push(r);
-        line.push(`${scenario.name} ${fmt(r.rate)}`);
+      for (const run of planned) {
+        const r = await runScenario(run, s.duration);
+        check(run, r, `round ${round}`);
+        results.get(run)!.push(r);
+        line.push(`${run.name} ${fmt(r.rate)}`);
       }
       console.log(`round ${round}: ${line.join(' | ')} req/s`);
     }
 
     // Requests still in flight when a run ends are written but not counted: up to one per connection.
-    const writers = suite.scenarios.filter((sc) => sc.writes);
-    const written = await suite.writtenVersions(bases.urnbase);
+    const writers = planned.filter((run) => run.scenario.writes);
+    let written = 0;
+    for (const server of servers) written += await suite.writtenVersions(server.base);
     const inFlight = s.connections * (s.rounds + 1) * writers.length;
     if (written < writesOk || written > writesOk + inFlight) {
-      const names = writers.map((sc) => sc.name).join(' + ') || 'read-only scenarios';
+      const names = writers.map((run) => run.name).join(' + ') || 'read-only scenarios';
       invalid.push(`${names}: ${writesOk} ${suite.writes} answered 2xx but ${written} new versions were stored`);
     }
     console.log(
       writers.length > 0
-        ? `${suite.writes} verified: ${writesOk} answered 2xx, ${written} new aspect versions stored (≤ ${inFlight} in flight at run ends)\n`
-        : `${suite.writes} verified: ${written} new aspect versions stored\n`,
+        ? `${suite.writes} verified: ${writesOk} answered 2xx, ${written} new aspect versions stored (≤ ${inFlight} in flight at run ends)`
+        : `${suite.writes} verified: ${written} new aspect versions stored`,
     );
+    const served = (key: string) => planned.filter((run) => run.server === key).reduce((n, run) => n + results.get(run)!.reduce((m, r) => m + r.requests, 0), 0);
+    for (const server of servers) {
+      const { lines, bytes } = logSize(server.logFile);
+      console.log(
+        `urnbase${server.key === 'urnbase' ? '' : ` [${server.key}]`} logged ${fmt(lines)} lines, ${fmt(bytes / 1e6, 1)} MB` +
+          ` (${fmt(served(server.key))} requests measured, besides warm-ups and seeding)`,
+      );
+    }
+    console.log();
 
+    const median2 = (run: Planned, f: (r: Measured) => number) => median(results.get(run)!.map(f));
+    const cpu = (run: Planned) => median2(run, (r) => r.cpuUs.user + r.cpuUs.system);
     const header = ['scenario', 'req/s median', 'per round', 'p50 ms', 'p99 ms', 'non-2xx', 'server CPU µs/req (user+sys)'];
-    const rows = suite.scenarios.map((scenario) => {
-      const rs = results.get(scenario)!;
+    const rows = planned.map((run) => {
+      const rs = results.get(run)!;
       return [
-        scenario.name,
-        fmt(median(rs.map((r) => r.rate))),
+        run.name,
+        fmt(median2(run, (r) => r.rate)),
         rs.map((r) => fmt(r.rate)).join(' / '),
-        fmt(median(rs.map((r) => r.latencyMs.p50)), 2),
-        fmt(median(rs.map((r) => r.latencyMs.p99)), 2),
+        fmt(median2(run, (r) => r.latencyMs.p50), 2),
+        fmt(median2(run, (r) => r.latencyMs.p99), 2),
         String(rs.reduce((n, r) => n + r.other, 0)),
-        `${fmt(median(rs.map((r) => r.cpuUs.user + r.cpuUs.system)))} (${fmt(median(rs.map((r) => r.cpuUs.user)))}+${fmt(median(rs.map((r) => r.cpuUs.system)))})`,
+        `${fmt(cpu(run))} (${fmt(median2(run, (r) => r.cpuUs.user))}+${fmt(median2(run, (r) => r.cpuUs.system))})`,
       ];
     });
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
     for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
     console.log();
 
-    const rate = (name: string) => median(results.get(suite.scenarios.find((sc) => sc.name === name)!)!.map((r) => r.rate));
+    const find = (name: string) => planned.find((run) => run.name === name)!;
+    const rate = (name: string) => median2(find(name), (r) => r.rate);
     for (const scenario of statics) {
       const scripted = rate(scenario.name);
       const standalone = median(staticRates.get(scenario)!);
@@ -514,14 +636,31 @@ async function measure(suite: Suite): Promise<void> {
       const goal = target === undefined ? 'no target on this store' : `target ≥ ${target.toFixed(2)}×`;
       console.log(`${label.padEnd(labelWidth)} ${ratio.toFixed(2)}×  (${fmt(rate(scenario))} / ${fmt(rate(baseline))} req/s)  ${goal}  ${verdict}`);
     }
+    if (variants.length) {
+      // A default's cost: the share of the throughput urnbase has without it that it gives up with it.
+      console.log('\nwhat each default costs (median req/s with the default, and with it switched off; CPU µs/req):');
+      for (const scenario of suite.scenarios.filter((sc) => sc.server === 'urnbase')) {
+        const withIt = find(scenario.name);
+        const baseline = suite.ratios.find((r) => r.scenario === scenario.name)?.baseline;
+        for (const variant of variants) {
+          const without = find(`${scenario.name} [${variant.name}]`);
+          const [a, b] = [median2(withIt, (r) => r.rate), median2(without, (r) => r.rate)];
+          const ratios = baseline ? `; / ${baseline} ${(a / rate(baseline)).toFixed(2)}× → ${(b / rate(baseline)).toFixed(2)}×` : '';
+          console.log(
+            `  ${scenario.name}: ${variant.what} costs ${(((b - a) / b) * 100).toFixed(1)}% of throughput ` +
+              `(${fmt(a)} req/s with it, ${fmt(b)} with ${variant.name}; CPU ${fmt(cpu(withIt))} → ${fmt(cpu(without))} µs/req${ratios})`,
+          );
+        }
+      }
+    }
     if (invalid.length) {
       console.log(`\n!!! THESE FIGURES ARE INVALID: ${invalid.length} problem(s):`);
       for (const line of invalid) console.log(`!!!   ${line}`);
     }
   } finally {
-    await Promise.all([stop(bare), stop(urnbase)]);
-    await database?.drop();
-    await removeTempDir(dataDir);
+    await Promise.all([stop(bare), ...servers.map((sv) => stop(sv.child))]);
+    for (const database of databases) await database.drop();
+    for (const dir of dataDirs) await removeTempDir(dir);
     await removeTempDir(workDir);
   }
 }

@@ -3,10 +3,12 @@
  * server doing the same HTTP and JSON work (see harness.ts for how it is run and reported).
  *
  * usage: node dist/bench/load.js [--duration <s>] [--rounds <n>] [--connections <n>]
- *                                [--quick] [--profile <dir>] [--no-auth]
+ *                                [--quick] [--profile <dir>] [--no-auth] [--costs]
  *   --quick (or BENCH_QUICK=1)  1 s per run, 1 round: a smoke check
  *   --profile <dir>             run urnbase under node --cpu-prof, profiles written to <dir>
  *   --no-auth                   run urnbase with --auth false (by default auth is on, as in `urnbase serve`)
+ *   --costs                     also run urnbase with each costly default off, one at a time, and
+ *                               report what each costs (see harness.ts)
  */
 import {
   BARE_GET,

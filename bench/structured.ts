@@ -4,8 +4,9 @@
  * (see harness.ts for how it is run and reported).
  *
  * usage: node dist/bench/structured.js [--duration <s>] [--rounds <n>] [--connections <n>]
- *                                      [--quick] [--profile <dir>] [--no-auth]
+ *                                      [--quick] [--profile <dir>] [--no-auth] [--costs]
  *   --no-auth  run urnbase with --auth false (by default auth is on, as in `urnbase serve`)
+ *   --costs    also run urnbase with each costly default off, one at a time (see harness.ts)
  */
 import {
   BARE_POST,

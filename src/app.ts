@@ -8,6 +8,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './ap
 import { registerOpenApi } from './api/openapi.js';
 import { statusRoutes, statusShapes } from './api/status.js';
 import { metricsRoutes } from './api/metrics.js';
+import { AccessLog } from './api/access-log.js';
 import { echoRequestId, loggerOptions, requestId } from './api/request-id.js';
 import { requestLogger } from './api/request-logger.js';
 import { meterStore } from './metrics/metered-store.js';
@@ -82,10 +83,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await bootstrap(registry, reader, ingest);
 
   const requestTimeout = options.requestTimeout ?? 30_000;
+  const accessLog = new AccessLog();
   const app = Fastify({
     logger: options.logLevel === 'silent' ? false : loggerOptions(options.logLevel, options.logStream),
     genReqId: requestId,
     childLoggerFactory: requestLogger,
+    // One line per request, at completion (Fastify's default adds a second as it comes in).
+    logController: accessLog,
     bodyLimit: options.bodyLimit,
     // A client has this long to send its whole request, headers within a third of it; slow
     // senders are cut off (408) instead of holding connections open for ever. Node checks every second.
@@ -148,12 +152,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // What every request goes through before routing's work, in one hook (each hook Fastify runs costs a cached read a few per cent).
   app.addHook('onRequest', (req, reply, done) => {
     activity.requests++;
+    // Node keeps the peer's address once read, for the connection: a request its client abandons
+    // still logs it (access-log.ts), after the socket has gone.
+    void req.socket.remoteAddress;
     echoRequestId(req, reply);
     // Answers are JSON, never to be sniffed as something else, and carry private metadata and
     // secrets (a new token) that no cache may keep; the console's files say otherwise for themselves.
     reply.header('x-content-type-options', 'nosniff').header('cache-control', 'no-store');
     dropTypeOfNoBody(req);
     authenticate(req, done);
+  });
+  app.addHook('onRequestAbort', (req, done) => {
+    accessLog.requestAborted(req);
+    done();
   });
   // The answers' named shapes, from the route modules that answer with them.
   await registerOpenApi(app, { ...statusShapes, ...entityShapes, ...searchShapes, ...scrollShapesV3, ...entityShapesV3, ...tokenShapes, ...signInHintShapes, ...eventShapes, ...entityTypeShapes, ...timelineShapes, ...relationshipShapes, ...lineageShapes, ...testShapes, ...restliShapes, ...timeseriesShapes, ...formShapes });

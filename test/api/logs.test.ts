@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { datasetUrn, enc, testApp, V2, type TestApp } from '../helpers.js';
@@ -28,7 +30,46 @@ describe('request logs', () => {
     assert.equal(res.status, 404);
     assert.equal(res.headers['x-request-id'], 'trace-42.a');
     const mine = logs.lines.filter((l) => l.reqId === 'trace-42.a');
-    assert.deepEqual(mine.map((l) => l.msg), ['incoming request', 'request completed']);
+    assert.deepEqual(mine.map((l) => l.msg), ['request completed']);
+  });
+
+  it('hold one line per request, at completion, with what an access log needs', async () => {
+    const url = `${V2}/dataset/${enc(datasetUrn('logs.c'))}/globalTags`;
+    const written = await t.call({ method: 'POST', url, headers: { ...auth, 'x-request-id': 'access-1' }, payload: { tags: [{ tag: 'urn:li:tag:pii' }] } });
+    assert.equal(written.status, 200);
+    const refused = await t.call({ method: 'GET', url: `${V2}/dataset/not-a-urn`, headers: { ...auth, 'x-request-id': 'access-2' } });
+    assert.equal(refused.status, 400);
+    for (const [id, method, path, status] of [['access-1', 'POST', url, 200], ['access-2', 'GET', `${V2}/dataset/not-a-urn`, 400]] as const) {
+      const mine = logs.lines.filter((l) => l.reqId === id);
+      assert.equal(mine.length, 1, `${id}: one line`);
+      const [line] = mine;
+      assert.equal(line.msg, 'request completed');
+      assert.equal(line.level, 30);
+      assert.equal(typeof line.time, 'number');
+      assert.deepEqual(line.req, { method, url: path, remoteAddress: '127.0.0.1' });
+      assert.deepEqual(line.res, { statusCode: status });
+      assert.equal(typeof line.responseTime, 'number');
+      assert.ok((line.responseTime as number) >= 0 && (line.responseTime as number) < 60_000, `${id}: response time ${String(line.responseTime)} ms`);
+    }
+  });
+
+  it('hold one line for a request its client abandoned before the answer, and no completion line', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as AddressInfo;
+    // A long poll on the change log: nothing newer comes, so it waits until the client hangs up.
+    const waiting = request({ host: '127.0.0.1', port, path: '/openapi/v2/events?after=999999999&wait=20', headers: { ...auth, 'x-request-id': 'gone-1' } });
+    waiting.on('error', () => {});
+    waiting.end();
+    for (let i = 0; i < 100 && t.app.server.connections === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    waiting.destroy();
+    for (let i = 0; i < 100 && !logs.lines.some((l) => l.reqId === 'gone-1'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const mine = logs.lines.filter((l) => l.reqId === 'gone-1');
+    assert.deepEqual(
+      mine.map((l) => [l.level, l.msg, l.req]),
+      [[30, 'request aborted by the client', { method: 'GET', url: '/openapi/v2/events?after=999999999&wait=20', remoteAddress: '127.0.0.1' }]],
+    );
   });
 
   it('make up a request id when none is sent, one per request', async () => {

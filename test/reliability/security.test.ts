@@ -31,13 +31,13 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 /**
- * The server's output once it has logged everything before now: a marked request's completion
- * comes last, so no earlier line is still on its way through the pipe.
+ * The server's output once it has logged everything before now: a marked request's line (written
+ * at its completion) comes last, so no earlier line is still on its way through the pipe.
  */
 async function settledOutput(server: ServerProcess): Promise<string> {
   const marker = `settle-${Math.random().toString(36).slice(2)}`;
   await fetch(`${server.base}/health`, { headers: { 'x-request-id': marker } });
-  for (let i = 0; i < 100 && !server.output().includes(`"reqId":"${marker}","res"`); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 100 && !server.output().includes(`"reqId":"${marker}","req"`); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   return server.output();
 }
 
@@ -183,7 +183,7 @@ for (const { kind, skip } of await reliabilityStores()) {
         assert.deepEqual(known.filter((secret) => log.includes(secret)), []);
         assert.equal(count(log, 'urnb_'), 0, 'nothing that looks like a token');
         assert.equal(count(log.toLowerCase(), 'authorization'), 0);
-        t.diagnostic(`${kind}: ${log.split('\n').length} log lines (${count(log, '"msg":"incoming request"')} requests) searched for ${known.length} secrets: none found`);
+        t.diagnostic(`${kind}: ${log.split('\n').length} log lines (${count(log, '"msg":"request completed"')} requests) searched for ${known.length} secrets: none found`);
       });
 
       /** The change log's newest sequence now. */
@@ -294,7 +294,7 @@ for (const { kind, skip } of await reliabilityStores()) {
           assert.deepEqual([...secrets, ...rejected].filter((s) => answer.text.includes(s)), [], `${what}: no token in the answer`);
         }
         const log = await settledOutput(server);
-        assert.ok(count(log, '"msg":"incoming request"') >= cases.length, 'every request was logged');
+        assert.ok(count(log, '"msg":"request completed"') >= cases.length, 'every request was logged');
         assert.deepEqual([...secrets, ...rejected].filter((s) => log.includes(s)), []);
         assert.equal(count(log, 'urnb_'), 0, 'nothing that looks like a token');
         assert.equal(count(log.toLowerCase(), 'authorization'), 0);
