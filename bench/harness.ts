@@ -267,11 +267,17 @@ export const BARE_GET: Scenario = {
   server: 'bare',
   request: () => ({ method: 'GET', path: `/bare/${pickDataset()}`, headers: authHeaders() }),
 };
-/** The baseline of every write benchmark. */
+/** The HTTP baseline of every write benchmark: the POST answered without storing anything. */
 export const BARE_POST: Scenario = {
   name: 'bare POST',
   server: 'bare',
   request: () => ({ method: 'POST', path: `/bare/${pickDataset()}`, headers: jsonHeaders(), body: freshTagsBody() }),
+};
+/** The durable baseline of single writes (issue 39): the same POST committed to SQLite as a new version (bare-server.ts). */
+export const DURABLE_POST: Scenario = {
+  name: 'durable bare POST',
+  server: 'bare',
+  request: () => ({ method: 'POST', path: `/durable/${pickDataset()}`, headers: jsonHeaders(), body: freshTagsBody() }),
 };
 
 export async function expectOk(res: Response, what: string): Promise<unknown> {
@@ -389,6 +395,7 @@ function describeFailures(r: WrkResult): string | undefined {
 const STATIC_CHECKS: Record<string, (base: string) => { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }> = {
   [BARE_GET.name]: (base) => ({ url: `${base}/bare/${encodedUrns[0]}`, method: 'GET', headers: authHeaders() }),
   [BARE_POST.name]: (base) => ({ url: `${base}/bare/${encodedUrns[0]}`, method: 'POST', headers: jsonHeaders(), body: freshTagsBody() }),
+  [DURABLE_POST.name]: (base) => ({ url: `${base}/durable/${encodedUrns[0]}`, method: 'POST', headers: jsonHeaders(), body: freshTagsBody() }),
 };
 /** A scripted baseline must reach this share of wrk's static mode on the same route. */
 const GENERATOR_FLOOR = 0.9;
@@ -475,7 +482,7 @@ async function measure(suite: Suite): Promise<void> {
   const barePort = await freePort();
   const bareBase = `http://127.0.0.1:${barePort}`;
   const profileArgs = s.profileDir ? ['--cpu-prof', '--cpu-prof-dir', s.profileDir] : [];
-  const bare = start('bare server', [BARE_MAIN, String(barePort)]);
+  const bare = start('bare server', [BARE_MAIN, String(barePort), path.join(workDir, 'durable-baseline.db')]);
   const servers: UrnbaseServer[] = [];
   const startServer = async (key: string, args: string[]): Promise<void> => {
     const dataDir = await makeTempDir();

@@ -13,6 +13,7 @@
 import {
   BARE_GET,
   BARE_POST,
+  DURABLE_POST,
   DATASETS,
   V2,
   aspectVersion,
@@ -36,6 +37,7 @@ runSuite({
     BARE_GET,
     { name: 'urnbase GET', server: 'urnbase', request: () => ({ method: 'GET', path: ASPECT(pickDataset()) }) },
     BARE_POST,
+    DURABLE_POST,
     {
       name: 'urnbase POST',
       server: 'urnbase',
@@ -61,5 +63,7 @@ runSuite({
     { label: 'GET / bare GET', scenario: 'urnbase GET', baseline: 'bare GET', target: 0.5 },
     // On PostgreSQL: issue 22's target.
     { label: 'POST / bare POST', scenario: 'urnbase POST', baseline: 'bare POST', target: 0.25, postgresTarget: 0.12 },
+    // Issue 39: a single durable write against the least durable write.
+    { label: 'POST / durable bare POST', scenario: 'urnbase POST', baseline: 'durable bare POST', target: 0.4 },
   ],
 });

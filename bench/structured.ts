@@ -1,6 +1,7 @@
 /**
  * Structured-property benchmark: requests/s of validated structured-property writes (replacing
- * all values with POST, one value with a JSON patch), against the bare server's POST route
+ * all values with POST, one value with a JSON patch), against the bare server's POST route and
+ * its durable POST (a new version committed to SQLite)
  * (see harness.ts for how it is run and reported).
  *
  * usage: node dist/bench/structured.js [--duration <s>] [--rounds <n>] [--connections <n>]
@@ -10,6 +11,7 @@
  */
 import {
   BARE_POST,
+  DURABLE_POST,
   DATASETS,
   V2,
   aspectVersion,
@@ -38,6 +40,7 @@ runSuite({
   seeded: `${DATASETS} seeded datasets, ${DEFINITIONS.length} structured property definitions`,
   scenarios: [
     BARE_POST,
+    DURABLE_POST,
     {
       name: 'structured POST',
       server: 'urnbase',
@@ -82,5 +85,8 @@ runSuite({
   ratios: [
     { label: 'structured POST / bare POST', scenario: 'structured POST', baseline: 'bare POST', target: 0.25 },
     { label: 'structured PATCH / bare POST', scenario: 'structured PATCH', baseline: 'bare POST', target: 0.25 },
+    // Issue 39: against the least durable write.
+    { label: 'structured POST / durable bare POST', scenario: 'structured POST', baseline: 'durable bare POST', target: 0.4 },
+    { label: 'structured PATCH / durable bare POST', scenario: 'structured PATCH', baseline: 'durable bare POST', target: 0.4 },
   ],
 });
