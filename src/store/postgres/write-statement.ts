@@ -31,9 +31,9 @@ export class WriteStatement {
   /**
    * An array of JSON texts (null for SQL NULL) as a text[] expression, sent as ONE json parameter:
    * `[t1,t2,…]`, the texts joined as they are. As a text[] parameter each text was escaped into
-   * an array literal (a backslash before every quote): the driver's escaping was the largest part
-   * of a batch's CPU here, and the texts grew by their quotes. PostgreSQL's json keeps each
-   * element's text as written, so `e::text` gives back exactly the text sent.
+   * an array literal (a backslash before every quote) by the driver, 6% of urnbase's CPU in an
+   * ingestion run, and the texts grew by their quotes. PostgreSQL's json keeps each element's
+   * text as written, so `e::text` gives back exactly the text sent.
    */
   jsonTexts(texts: ReadonlyArray<string | null>): string {
     const placeholder = this.param(`[${texts.map((t) => t ?? 'null').join(',')}]`, 'json');
