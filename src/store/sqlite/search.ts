@@ -48,7 +48,7 @@ export class SqliteSearch {
   }
 
   /**
-   * The answer as steps, each a statement's row or a statement begun: the caller (search-steps.ts)
+   * The answer as steps, each a statement's row or a statement begun: the caller (stepped-search.ts)
    * may pause between them, on a connection of its own, and stop when the client has gone.
    */
   steps(query: SearchQuery): Steps<SearchResult> {
