@@ -14,6 +14,12 @@ export async function cpuTime(pid: number): Promise<{ user: number; system: numb
 }
 const USER_HZ = 100;
 
+/** This process's CPU time so far, in seconds (user and kernel, all its threads). */
+export function ownCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 /**
  * PostgreSQL's side of the work: the CPU time (s) of the server processes serving the bench's
  * database so far, by process id (connections of the pool; one that closed meanwhile is lost).

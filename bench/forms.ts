@@ -25,7 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { serverCpu, serverSeconds } from './cpu.js';
-import { benchDatabase, fmt, makeTempDir, removeTempDir, V2 } from './harness.js';
+import { benchDatabase, fmt, loadAverage, makeTempDir, mib, percentile, removeTempDir, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
   options: { datasets: { type: 'string', default: '100000' }, postgres: { type: 'boolean', default: false }, calls: { type: 'string', default: '50' }, profile: { type: 'string' } },
@@ -52,9 +52,7 @@ const answersRequired = (i: number) => i % 10 < 3;
 const answersOptional = (i: number) => i % 10 === 0;
 
 const secondsSince = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
-const mib = (bytes: number) => `${fmt(bytes / 2 ** 20)} MiB`;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = loadAverage;
 
 
 /** Runs work under the V8 profiler when --profile names a directory, writing <dir>/<name>.cpuprofile. */

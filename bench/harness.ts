@@ -378,6 +378,11 @@ export const median = (xs: number[]): number => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** The p-th percentile of ascending values (nearest rank). */
+export const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export const mib = (bytes: number, digits = 0): string => `${fmt(bytes / 2 ** 20, digits)} MiB`;
+/** The machine's load averages, for the report's head: a busy machine moves every figure. */
+export const loadAverage = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** A wrk run and the server's CPU time per request over it (user and kernel, µs). */
 interface Measured extends WrkResult {

@@ -29,7 +29,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { serverCpu, serverSeconds } from './cpu.js';
+import { ownCpuSeconds, serverCpu, serverSeconds } from './cpu.js';
 import { migratePostgresAt } from '../src/store/postgres/migrate.js';
 import { TEXT_COLUMNS } from '../src/store/search-types.js';
 import { migrate } from '../src/store/sqlite/migrate.js';
@@ -67,10 +67,6 @@ export interface FloorResult {
 }
 
 const entityTypeOf = (urn: string) => urn.slice(7, urn.indexOf(':', 7));
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
-};
 
 function emptyTransaction(): FloorTransaction {
   return { tables: new Map(), documents: [], termCounts: [], numberCounts: [], typeCounts: [] };
@@ -192,11 +188,11 @@ export async function sqliteFloor(file: string, rows: FloorRows, size: () => Pro
     for (const row of t.numberCounts) counts.numberCounts.run(row);
     for (const row of t.typeCounts) counts.typeCounts.run(row);
   });
-  const cpu0 = cpuNow();
+  const cpu0 = ownCpuSeconds();
   const t0 = performance.now();
   for (const transaction of rows.transactions) write.immediate(transaction);
   const seconds = (performance.now() - t0) / 1000;
-  const cpuSeconds = cpuNow() - cpu0;
+  const cpuSeconds = ownCpuSeconds() - cpu0;
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return { seconds, emptyBytes, cpuSeconds, bytes: 0, transactions: rows.transactions.length };
@@ -287,7 +283,7 @@ export async function postgresFloor(url: string, rows: FloorRows, connections: n
   try {
     let next = 0;
     const database0 = await serverCpu(url);
-    const cpu0 = cpuNow();
+    const cpu0 = ownCpuSeconds();
     const t0 = performance.now();
     await Promise.all(
       clients.map(async (client) => {
@@ -305,7 +301,7 @@ export async function postgresFloor(url: string, rows: FloorRows, connections: n
       }),
     );
     const seconds = (performance.now() - t0) / 1000;
-    const cpuSeconds = cpuNow() - cpu0;
+    const cpuSeconds = ownCpuSeconds() - cpu0;
     const databaseCpuSeconds = serverSeconds(database0, await serverCpu(url));
     return { seconds, emptyBytes, cpuSeconds, databaseCpuSeconds, bytes: 0, transactions: statements.length };
   } finally {

@@ -27,8 +27,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { cpuTime, serverCpu, serverSeconds } from './cpu.js';
-import { authHeaders, benchDatabase, fmt, makeTempDir, removeTempDir, startUrnbase } from './harness.js';
+import { cpuTime, ownCpuSeconds, serverCpu, serverSeconds } from './cpu.js';
+import { authHeaders, benchDatabase, fmt, loadAverage, makeTempDir, mib as mibOf, percentile, removeTempDir, startUrnbase } from './harness.js';
 import { postgresFloor, readPostgresRows, readSqliteRows, sqliteFloor, type FloorResult, type FloorRows } from './ingest-floor.js';
 import { ASPECTS_PER_TABLE, restliBody, TABLES_PER_REQUEST, tableAspects, tableUrn, v3Body } from './ingest-tables.js';
 
@@ -49,12 +49,8 @@ const CONNECTIONS = 4;
 const VERIFY_BATCH = 500;
 type Mode = 'restli' | 'v3';
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
-};
+const load = loadAverage;
+const mib = (bytes: number) => mibOf(bytes, 1);
 
 /** The warehouse: each table's URN and aspects (the same for every mode). */
 const warehouse = Array.from({ length: TABLES }, (_, i) => ({ urn: tableUrn(i), aspects: tableAspects(i, TABLES) }));
@@ -140,7 +136,7 @@ async function send(base: string, pid: number, mode: Mode, bodies: Buffer[], dat
   let next = 0;
   const database0 = await serverCpu(databaseUrl);
   const server0 = await cpuTime(pid);
-  const cpu0 = cpuNow();
+  const cpu0 = ownCpuSeconds();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -148,7 +144,7 @@ async function send(base: string, pid: number, mode: Mode, bodies: Buffer[], dat
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  const generatorCpu = cpuNow() - cpu0;
+  const generatorCpu = ownCpuSeconds() - cpu0;
   const server1 = await cpuTime(pid);
   const databaseCpu = databaseUrl === undefined ? undefined : serverSeconds(database0, await serverCpu(databaseUrl));
   agent.destroy();
@@ -224,7 +220,7 @@ async function runMode(mode: Mode, floorRows: { rows?: FloorRows }): Promise<Mod
     }
     const { seconds, requests, failures, latenciesMs, generatorCpu, serverCpu, databaseCpu } = sent;
     latenciesMs.sort((a, b) => a - b);
-    const pct = (p: number) => latenciesMs[Math.min(latenciesMs.length - 1, Math.ceil((p / 100) * latenciesMs.length) - 1)];
+    const pct = (p: number) => percentile(latenciesMs, p);
     console.log(`  ${fmt(TABLES)} tables in ${fmt(seconds, 2)} s: ${fmt(TABLES / seconds)} tables/s, ${fmt((TABLES * ASPECTS_PER_TABLE) / seconds)} aspects/s, ${fmt(requests / seconds, 1)} requests/s`);
     console.log(`  request latency p50 ${fmt(pct(50), 1)} ms, p99 ${fmt(pct(99), 1)} ms, max ${fmt(latenciesMs[latenciesMs.length - 1], 1)} ms; non-2xx answers: ${failures.length}`);
     console.log(

@@ -26,7 +26,7 @@ import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { authHeaders, benchDatabase, expectOk, fmt, jsonHeaders, makeTempDir, removeTempDir, startUrnbase, V2 } from './harness.js';
+import { authHeaders, benchDatabase, expectOk, fmt, jsonHeaders, loadAverage, makeTempDir, percentile, removeTempDir, startUrnbase, V2 } from './harness.js';
 
 const { values: flags } = parseArgs({
   options: { checkpoints: { type: 'string' }, samples: { type: 'string' }, quick: { type: 'boolean', default: false }, keep: { type: 'string' }, profile: { type: 'string' }, postgres: { type: 'boolean', default: false }, loaders: { type: 'string', default: '1' } },
@@ -176,14 +176,13 @@ async function request(base: string, q: Query): Promise<number> {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
   console.log('urnbase search scale benchmark');
   console.log(
-    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
+    `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), load average ${loadAverage()}; ` +
       `checkpoints ${CHECKPOINTS.map((n) => fmt(n)).join(', ')}; ${SAMPLES} sequential requests per query kind and checkpoint\n`,
   );
   const keptDir = flags.keep !== undefined && !flags.postgres;
