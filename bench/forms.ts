@@ -212,7 +212,8 @@ async function main(): Promise<void> {
     }
 
     // ------------------------------------------------------------ read back
-    const sample = Array.from({ length: 200 }, (_, k) => Math.floor((k * DATASETS) / 200) + (k % 10));
+    // Spread over the catalog, within it however small (--datasets 100 once sampled past its end).
+    const sample = [...new Set(Array.from({ length: 200 }, (_, k) => (Math.floor((k * DATASETS) / 200) + (k % 10)) % DATASETS))];
     const read = await services.reader.getEntities(sample.map(urnOf), new Set(['forms']));
     let wrong = 0;
     for (const i of sample) {
